@@ -1,0 +1,640 @@
+"""The engine contract every Clowder game follows, and the machinery they share.
+
+A game is a :class:`Game` object registered by name in :mod:`engine.registry`.
+It is *sans-I/O*: it never reads a clock (``now`` is passed in, as seconds on
+the host's clock), never touches the global :mod:`random` generator, never
+does I/O. Everything a table needs flows through six calls:
+
+``new_game(players, seed, options) -> State``
+    Deterministic from ``seed`` and ``options``.
+``apply(state, seat, action, now) -> (State, events)``
+    The only way state changes. The input state is never modified; a new one
+    is returned. An illegal action raises :class:`IllegalAction` (a
+    :class:`ValueError`) whose message a player can read.
+``tick(state, now) -> (State, events)``
+    Fires timers that are due. :meth:`Game.deadline` says when to call it.
+``view(state, seat) -> dict``
+    What ``seat`` may see, msgpack-ready. ``seat=None`` is a spectator.
+``legal_actions(state, seat) -> list[dict]``
+    What ``seat`` may do now.
+``outcome(state) -> Outcome | None``
+    ``None`` while the game is on.
+
+Randomness lives in the state (:class:`Rng`), so ``(players, seed, options,
+accepted actions)`` replays a game exactly (:func:`replay`). States are
+dataclasses of plain data; :meth:`Game.to_data` and :meth:`Game.from_data`
+turn them into msgpack-ready maps and back, which is how the host logs and
+resumes tables.
+
+Secrecy is the engine's job: an :class:`Event` says which seats may see it,
+and views are built per seat, so the network layer only ever forwards what
+the engine already filtered.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, TypeVar
+
+Seat = int
+"""A seat is the index of a player in ``state.players`` (0-based)."""
+
+Action = Mapping[str, Any]
+"""An action is a msgpack-ready map with a ``"type"`` field, e.g. ``{"type": "play", "card": "R3"}``."""
+
+LOG_LIMIT = 200
+"""How many log entries a state keeps (older ones are dropped)."""
+
+LOG_VIEW_LIMIT = 40
+"""How many of the newest visible log lines a view carries."""
+
+MAX_NAME_LENGTH = 32
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now.
+
+    The message is written for the player ("It is Bea's turn", "You must
+    follow red"). ``code`` is a stable machine-readable reason that the
+    protocol forwards with the message.
+    """
+
+    code: ClassVar[str] = "illegal_action"
+
+
+class NotYourTurn(IllegalAction):
+    """The seat acted when it was not theirs to act."""
+
+    code = "not_your_turn"
+
+
+class InvalidAction(IllegalAction):
+    """The action is malformed: not a map, unknown type, missing or bad field."""
+
+    code = "invalid_action"
+
+
+class GameOver(IllegalAction):
+    """The game has ended; no further action is accepted."""
+
+    code = "game_over"
+
+
+class InvalidOptions(ValueError):
+    """Table options (or the player list) that a game cannot be set up with."""
+
+    code: ClassVar[str] = "invalid_options"
+
+
+# --------------------------------------------------------------------------- randomness
+
+
+_MASK64 = (1 << 64) - 1
+
+
+@dataclass(slots=True)
+class Rng:
+    """A small seeded generator (SplitMix64) whose whole state is one integer.
+
+    It lives inside game states so that a state can be saved, copied and
+    replayed exactly, and it gives the same numbers on every Python version
+    (unlike :class:`random.Random`, whose derived methods may change).
+    """
+
+    state: int = 0
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Rng:
+        """A generator for ``seed`` (any integer; negative and huge seeds are folded)."""
+        return cls(seed & _MASK64)
+
+    def next_u64(self) -> int:
+        """The next 64-bit value."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)`` (rejection sampling: no modulo bias)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self.next_u64()
+            if value < limit:
+                return value % n
+
+    def random(self) -> float:
+        """A uniform float in [0, 1)."""
+        return (self.next_u64() >> 11) / float(1 << 53)
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: Sequence[Any]) -> Any:
+        """One element of a non-empty sequence."""
+        return items[self.below(len(items))]
+
+
+# --------------------------------------------------------------------------- events and outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, with a sentence for people and data for programs.
+
+    ``seats`` is ``None`` for a public event, or the seats allowed to see it.
+    Events are immutable; they also serve as the entries of a state's log.
+    """
+
+    kind: str
+    text: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    seats: tuple[Seat, ...] | None = None
+
+    def visible_to(self, seat: Seat | None) -> bool:
+        """Whether ``seat`` (``None``: a spectator) may see this event."""
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+    def to_data(self) -> dict[str, Any]:
+        """The msgpack-ready form sent to clients (without the visibility list)."""
+        return {"kind": self.kind, "text": self.text, "data": dict(self.data)}
+
+
+def visible_events(events: Iterable[Event], seat: Seat | None) -> list[dict[str, Any]]:
+    """The events ``seat`` may see, msgpack-ready."""
+    return [event.to_data() for event in events if event.visible_to(seat)]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished game: final scores and the winning seats (ties share)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[Seat, ...]
+
+    def to_data(self) -> dict[str, Any]:
+        return {"scores": list(self.scores), "winners": list(self.winners)}
+
+
+def winners_by_score(scores: Sequence[int]) -> tuple[Seat, ...]:
+    """Every seat holding the top score (a shared win when several do)."""
+    best = max(scores)
+    return tuple(seat for seat, score in enumerate(scores) if score == best)
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass(slots=True)
+class GameState:
+    """Fields every game's state has. Games subclass it with their own fields.
+
+    Every field must be plain data (int, float, str, bool, None, lists, dicts
+    with string keys, nested dataclasses) so that :func:`dump` and
+    :func:`load` can convert it and :func:`clone` can copy it quickly.
+    """
+
+    players: list[str]
+    options: dict[str, Any]
+    rng: Rng
+    log: list[Event] = field(default_factory=list)
+
+    def name(self, seat: Seat) -> str:
+        return self.players[seat]
+
+    def record(
+        self,
+        events: list[Event],
+        kind: str,
+        text: str,
+        seats: Iterable[Seat] | None = None,
+        **data: Any,
+    ) -> Event:
+        """Create an event, add it to this apply's ``events`` and to the log."""
+        event = Event(kind, text, data, None if seats is None else tuple(seats))
+        events.append(event)
+        self.log.append(event)
+        if len(self.log) > LOG_LIMIT:
+            del self.log[: len(self.log) - LOG_LIMIT]
+        return event
+
+    def log_view(self, seat: Seat | None) -> list[str]:
+        """The newest log lines ``seat`` may see."""
+        lines = [event.text for event in self.log if event.visible_to(seat)]
+        return lines[-LOG_VIEW_LIMIT:]
+
+
+S = TypeVar("S", bound=GameState)
+T = TypeVar("T")
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = tuple(f.name for f in dataclasses.fields(cls))
+        _FIELD_NAMES[cls] = names
+    return names
+
+
+def clone(value: T) -> T:
+    """A deep copy of plain state data, much faster than :func:`copy.deepcopy`.
+
+    Frozen dataclasses (events) are shared, never copied: nothing mutates them.
+    """
+    kind = type(value)
+    if kind is list:
+        return [clone(item) for item in value]  # type: ignore[attr-defined, return-value]
+    if kind is dict:
+        return {key: clone(item) for key, item in value.items()}  # type: ignore[attr-defined, return-value]
+    params = getattr(kind, "__dataclass_params__", None)
+    if params is not None and not params.frozen:
+        copy = object.__new__(kind)
+        for name in _field_names(kind):
+            object.__setattr__(copy, name, clone(getattr(value, name)))
+        return copy
+    return value
+
+
+def dump(value: Any) -> Any:
+    """Turn state data (dataclasses included) into msgpack-ready plain data."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {name: dump(getattr(value, name)) for name in _field_names(type(value))}
+    if isinstance(value, list | tuple):
+        return [dump(item) for item in value]
+    if isinstance(value, dict | types.MappingProxyType):
+        return {key: dump(item) for key, item in value.items()}
+    return value
+
+
+def load(kind: Any, data: Any) -> Any:
+    """Rebuild a value of type ``kind`` from :func:`dump`'s output.
+
+    Understands the annotations states use: dataclasses, ``list[X]``,
+    ``tuple[X, ...]``, ``dict[str, X]``, ``Mapping``, ``X | None`` and ``Any``.
+    """
+    if kind is Any or kind is object:
+        return data
+    origin = typing.get_origin(kind)
+    if origin in (types.UnionType, typing.Union):
+        if data is None:
+            return None
+        options = [arg for arg in typing.get_args(kind) if arg is not type(None)]
+        return load(options[0], data)
+    if origin is list:
+        (item,) = typing.get_args(kind)
+        return [load(item, value) for value in data]
+    if origin is tuple:
+        args = typing.get_args(kind)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(load(args[0], value) for value in data)
+        return tuple(load(arg, value) for arg, value in zip(args, data, strict=True))
+    if origin in (dict, Mapping, typing.Mapping) or kind is dict:
+        args = typing.get_args(kind)
+        value_kind = args[1] if args else Any
+        return {key: load(value_kind, value) for key, value in data.items()}
+    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
+        hints = typing.get_type_hints(kind)
+        values = {name: load(hints[name], data[name]) for name in _field_names(kind)}
+        return kind(**values)
+    return data
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One table option: its name, default, what it means and what it accepts.
+
+    ``kind`` is ``int``, ``bool``, ``str`` or ``list`` (a list of card codes,
+    or a list of such lists). Values given as text (from a command line,
+    ``target=5``) are converted; anything else wrong raises
+    :class:`InvalidOptions` with a sentence saying what is wrong.
+    """
+
+    name: str
+    default: Any
+    help: str
+    kind: type = int
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] | None = None
+
+    def parse(self, value: Any) -> Any:
+        if self.kind is bool:
+            return self._parse_bool(value)
+        if self.kind is int:
+            return self._parse_int(value)
+        if self.kind is str:
+            return self._parse_str(value)
+        return self._parse_list(value)
+
+    def _parse_bool(self, value: Any) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in {"1", "true", "yes", "on"}:
+            return True
+        if isinstance(value, str) and value.lower() in {"0", "false", "no", "off"}:
+            return False
+        raise InvalidOptions(f"Option {self.name!r} is yes or no, not {value!r}")
+
+    def _parse_int(self, value: Any) -> int:
+        if isinstance(value, str):
+            try:
+                value = int(value.strip())
+            except ValueError:
+                raise InvalidOptions(f"Option {self.name!r} is a whole number, not {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidOptions(f"Option {self.name!r} is a whole number, not {value!r}")
+        if self.minimum is not None and value < self.minimum:
+            raise InvalidOptions(f"Option {self.name!r} is at least {self.minimum}, not {value}")
+        if self.maximum is not None and value > self.maximum:
+            raise InvalidOptions(f"Option {self.name!r} is at most {self.maximum}, not {value}")
+        return value
+
+    def _parse_str(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise InvalidOptions(f"Option {self.name!r} is text, not {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(self.choices)
+            raise InvalidOptions(f"Option {self.name!r} is one of {allowed}; not {value!r}")
+        return value
+
+    def _parse_list(self, value: Any) -> list[Any]:
+        if isinstance(value, str):
+            # Text form: cards separated by commas or spaces, rounds by "/".
+            parts = [part.replace(",", " ").split() for part in value.split("/")]
+            return parts if len(parts) > 1 else parts[0]
+        if not isinstance(value, list | tuple):
+            raise InvalidOptions(f"Option {self.name!r} is a list, not {value!r}")
+        return [list(item) if isinstance(item, list | tuple) else item for item in value]
+
+    def describe(self) -> dict[str, Any]:
+        """The msgpack-ready description shown by lobbies and ``--help``."""
+        info: dict[str, Any] = {
+            "name": self.name,
+            "default": self.default,
+            "help": self.help,
+            "kind": self.kind.__name__,
+        }
+        if self.minimum is not None:
+            info["minimum"] = self.minimum
+        if self.maximum is not None:
+            info["maximum"] = self.maximum
+        if self.choices is not None:
+            info["choices"] = list(self.choices)
+        return info
+
+
+DECK_OPTION = Option(
+    "deck",
+    None,
+    "Explicit card order (top first) replacing the shuffle; a list of lists gives one per round.",
+    kind=list,
+)
+
+
+def parse_options(
+    game: str, specs: Sequence[Option], given: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """Validate ``given`` against ``specs`` and fill in the defaults."""
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise InvalidOptions(f"Options are a map of names to values, not {given!r}")
+    by_name = {spec.name: spec for spec in specs}
+    unknown = sorted(str(name) for name in given if name not in by_name)
+    if unknown:
+        known = ", ".join(sorted(by_name))
+        raise InvalidOptions(f"{game} has no option {unknown[0]!r} (its options: {known})")
+    parsed = {spec.name: spec.default for spec in specs}
+    for name, value in given.items():
+        spec = by_name[name]
+        parsed[name] = None if value is None and spec.default is None else spec.parse(value)
+    return parsed
+
+
+# --------------------------------------------------------------------------- cards and seats
+
+
+def check_players(game: str, players: Sequence[str], minimum: int, maximum: int) -> list[str]:
+    """Validate the player names of a new game (count, non-empty, unique)."""
+    if isinstance(players, str) or not isinstance(players, Sequence):
+        raise InvalidOptions("Players are a list of names")
+    names = list(players)
+    if not minimum <= len(names) <= maximum:
+        span = f"{minimum}" if minimum == maximum else f"{minimum} to {maximum}"
+        raise InvalidOptions(f"{game} is for {span} players, not {len(names)}")
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise InvalidOptions(f"A player's name must be non-empty text, not {name!r}")
+        if len(name) > MAX_NAME_LENGTH:
+            raise InvalidOptions(f"A player's name is at most {MAX_NAME_LENGTH} characters")
+    repeated = [name for name, count in Counter(names).items() if count > 1]
+    if repeated:
+        raise InvalidOptions(f"Two players are both called {repeated[0]!r}")
+    return names
+
+
+def check_deck(game: str, given: Sequence[Any], full: Sequence[str]) -> list[str]:
+    """Check that an explicit deck order is exactly the game's cards, and say what is off."""
+    cards = list(given)
+    for card in cards:
+        if not isinstance(card, str):
+            raise InvalidOptions(f"Card codes are text; {card!r} is not a {game} card")
+    have, want = Counter(cards), Counter(full)
+    unknown = sorted(set(have) - set(want))
+    if unknown:
+        raise InvalidOptions(f"{unknown[0]!r} is not a {game} card")
+    extra = sorted(card for card in have if have[card] > want[card])
+    if extra:
+        raise InvalidOptions(f"The deck has too many {extra[0]!r}")
+    missing = sorted(card for card in want if have[card] < want[card])
+    if missing:
+        raise InvalidOptions(f"The deck is missing {missing[0]!r} ({len(cards)} of {len(full)} cards)")
+    return cards
+
+
+def deck_for_round(option: Any, round_number: int) -> list[Any] | None:
+    """The explicit deck order for ``round_number`` (1-based), if the ``deck`` option gives one.
+
+    A flat list is the first round's order; a list of lists gives one order per
+    round. Rounds without one are shuffled.
+    """
+    if not option:
+        return None
+    if isinstance(option[0], list):
+        return option[round_number - 1] if round_number <= len(option) else None
+    return option if round_number == 1 else None
+
+
+def next_seat(seat: Seat, count: int, step: int = 1) -> Seat:
+    """The seat ``step`` places after ``seat`` in turn order."""
+    return (seat + step) % count
+
+
+# --------------------------------------------------------------------------- actions
+
+
+def action_type(action: Any, allowed: Iterable[str]) -> str:
+    """The ``type`` of ``action``, checked against the types legal in this game."""
+    if not isinstance(action, Mapping):
+        raise InvalidAction("An action is a map with a 'type' field")
+    kind = action.get("type")
+    allowed = list(allowed)
+    if kind not in allowed:
+        raise InvalidAction(f"Unknown action {kind!r}; this game has {', '.join(allowed)}")
+    return str(kind)
+
+
+def action_field(action: Action, name: str, kind: type[T]) -> T:
+    """A required field of ``action`` with the expected type."""
+    value = action.get(name)
+    if isinstance(value, bool) and kind is not bool:
+        value = None
+    if not isinstance(value, kind):
+        raise InvalidAction(f"The {action.get('type')!r} action needs {name!r} ({kind.__name__})")
+    return value
+
+
+# --------------------------------------------------------------------------- the contract
+
+
+class Game(ABC, Generic[S]):
+    """One game's rules. Subclasses implement the underscored hooks.
+
+    Shared checks (seat range, game over, action shape) and the copy that
+    keeps :meth:`apply` pure are done here, once.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    state_type: type[S]
+    option_specs: ClassVar[tuple[Option, ...]] = (DECK_OPTION,)
+
+    def new_game(
+        self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
+    ) -> S:
+        """A new game for ``players`` (seat order), deterministic from ``seed``."""
+        names = check_players(self.title, players, self.min_players, self.max_players)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise InvalidOptions(f"The seed is a whole number, not {seed!r}")
+        parsed = parse_options(self.name, self.option_specs, options)
+        return self._setup(names, Rng.from_seed(seed), parsed)
+
+    def apply(self, state: S, seat: Seat, action: Action, now: float) -> tuple[S, list[Event]]:
+        """Apply ``seat``'s ``action`` at host time ``now``; the input state is untouched."""
+        self._check_seat(state, seat)
+        if self.outcome(state) is not None:
+            raise GameOver("The game is over")
+        new = clone(state)
+        events: list[Event] = []
+        self._apply(new, seat, action, now, events)
+        return new, events
+
+    def tick(self, state: S, now: float) -> tuple[S, list[Event]]:
+        """Fire the timers due at ``now``. Games without timers change nothing."""
+        deadline = self.deadline(state)
+        if deadline is None or now < deadline:
+            return state, []
+        new = clone(state)
+        events: list[Event] = []
+        self._tick(new, now, events)
+        return new, events
+
+    def deadline(self, state: S) -> float | None:
+        """When :meth:`tick` next has something to do (host seconds), or ``None``."""
+        return None
+
+    @abstractmethod
+    def view(self, state: S, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator), msgpack-ready."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: Seat) -> list[dict[str, Any]]:
+        """Every action ``seat`` may take now (empty when it is not theirs to act)."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """``None`` while playing, else the final scores and winners."""
+
+    def to_data(self, state: S) -> dict[str, Any]:
+        """The state as msgpack-ready data (for the host's log and resume)."""
+        data: dict[str, Any] = dump(state)
+        return data
+
+    def from_data(self, data: Mapping[str, Any]) -> S:
+        """The state :meth:`to_data` produced."""
+        state: S = load(self.state_type, data)
+        return state
+
+    def describe(self) -> dict[str, Any]:
+        """Name, title, player counts and options, for lobbies and help."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "min_players": self.min_players,
+            "max_players": self.max_players,
+            "options": [spec.describe() for spec in self.option_specs],
+        }
+
+    # Hooks -----------------------------------------------------------------
+
+    @abstractmethod
+    def _setup(self, players: list[str], rng: Rng, options: dict[str, Any]) -> S:
+        """Build the first state from validated players and options."""
+
+    @abstractmethod
+    def _apply(self, state: S, seat: Seat, action: Action, now: float, events: list[Event]) -> None:
+        """Change ``state`` (a private copy) in place, or raise :class:`IllegalAction`."""
+
+    def _tick(self, state: S, now: float, events: list[Event]) -> None:
+        """Change ``state`` (a private copy) for the timers due at ``now``."""
+
+    def _check_seat(self, state: S, seat: Seat) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+            raise InvalidAction(f"There is no seat {seat!r} at this table")
+
+
+def replay(
+    game: Game[S],
+    players: Sequence[str],
+    seed: int,
+    options: Mapping[str, Any] | None,
+    entries: Iterable[tuple[Seat | None, Action | None, float]],
+    on_step: Callable[[S, list[Event]], None] | None = None,
+) -> S:
+    """Rebuild a game from its seed, options and log of ``(seat, action, now)`` entries.
+
+    Timers due by ``now`` fire before each entry, as they do on the host; an
+    entry whose seat is ``None`` is a timer tick on its own.
+    """
+    state = game.new_game(players, seed, options)
+    for seat, action, now in entries:
+        state, events = game.tick(state, now)
+        if seat is not None and action is not None:
+            state, more = game.apply(state, seat, action, now)
+            events = events + more
+        if on_step is not None:
+            on_step(state, events)
+    return state

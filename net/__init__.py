@@ -1,0 +1,1 @@
+"""Clowder networking: protocol, host, client, discovery."""

@@ -1,0 +1,1 @@
+"""Clowder terminal client and the clowder command."""
