@@ -46,7 +46,7 @@ Seat = int
 """A seat is the index of a player in ``state.players`` (0-based)."""
 
 Action = Mapping[str, Any]
-"""An action is a msgpack-ready map with a ``"type"`` field, e.g. ``{"type": "play", "card": "R3"}``."""
+"""A msgpack-ready map with a ``"type"`` field, e.g. ``{"type": "play", "card": "R3"}``."""
 
 LOG_LIMIT = 200
 """How many log entries a state keeps (older ones are dropped)."""
@@ -361,7 +361,8 @@ class Option:
             try:
                 value = int(value.strip())
             except ValueError:
-                raise InvalidOptions(f"Option {self.name!r} is a whole number, not {value!r}") from None
+                message = f"Option {self.name!r} is a whole number, not {value!r}"
+                raise InvalidOptions(message) from None
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidOptions(f"Option {self.name!r} is a whole number, not {value!r}")
         if self.minimum is not None and value < self.minimum:
@@ -469,7 +470,8 @@ def check_deck(game: str, given: Sequence[Any], full: Sequence[str]) -> list[str
         raise InvalidOptions(f"The deck has too many {extra[0]!r}")
     missing = sorted(card for card in want if have[card] < want[card])
     if missing:
-        raise InvalidOptions(f"The deck is missing {missing[0]!r} ({len(cards)} of {len(full)} cards)")
+        count = f"{len(cards)} of {len(full)} cards"
+        raise InvalidOptions(f"The deck is missing {missing[0]!r} ({count})")
     return cards
 
 
@@ -612,7 +614,8 @@ class Game(ABC, Generic[S]):
         """Change ``state`` (a private copy) for the timers due at ``now``."""
 
     def _check_seat(self, state: S, seat: Seat) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state.players):
+        valid = isinstance(seat, int) and not isinstance(seat, bool)
+        if not valid or not 0 <= seat < len(state.players):
             raise InvalidAction(f"There is no seat {seat!r} at this table")
 
 

@@ -1,0 +1,483 @@
+"""Catchy!: two players play tricks to lure a fickle cat into their arms.
+
+Rules: ``shared/rules/catchy.txt`` and the Catchy! section of
+``CLARIFICATIONS.md``; every assumption is a named constant or an option
+below and is listed in :data:`ASSUMPTIONS` (the in-app rules help shows it).
+
+Cards (17)
+    ``R1``..``R5``, ``G1``..``G5``, ``B1``..``B5``: numbers 1-5 in red, green
+    and blue (odd numbers show a cat). ``JK``: the Joker, a colourless 3.
+    ``ST``: the Starting card, which is never played.
+
+The course
+    The cat sits on a line of positions ``-arms..+arms`` (``arms`` defaults to
+    :data:`ARMS_DISTANCE`). Seat 0 sits at the negative end, seat 1 at the
+    positive end; a player's Arms is their end. The cat starts each round at
+    0, red side up. The three face-down course cards are out of play for the
+    round: nobody sees them until the round ends.
+
+Dealing and ``options["deck"]``
+    Each round: the 16 cards other than ``ST`` are shuffled and the top 3
+    form the course; ``ST`` joins the other 13, they are shuffled and dealt 7
+    to each seat. An explicit ``deck`` (top first, all 17 codes) replaces the
+    shuffles: cards 1-3 are the course (``ST`` may not be among them), cards
+    4-10 are seat 0's hand and cards 11-17 seat 1's. A flat list sets round 1;
+    a list of lists sets one round each (later rounds are shuffled).
+
+Actions
+    ``{"type": "swap", "course": i}`` (``i`` in 0..2): the holder of ``ST``
+    takes course card ``i`` into their hand and leaves ``ST`` there, before
+    leading the first trick. ``{"type": "play", "card": "R3"}``: play a card.
+
+Between rounds the next round is dealt at once; the finished round's
+summary (the course revealed, where the cat ended, the points) stays in the
+view under ``last_round`` until the next round ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import (
+    DECK_OPTION,
+    Action,
+    Event,
+    Game,
+    GameState,
+    IllegalAction,
+    InvalidAction,
+    InvalidOptions,
+    NotYourTurn,
+    Option,
+    Outcome,
+    Rng,
+    Seat,
+    action_field,
+    action_type,
+    check_deck,
+    clone,
+    deck_for_round,
+    winners_by_score,
+)
+
+COLOURS: dict[str, str] = {"R": "red", "G": "green", "B": "blue"}
+NUMBERS = (1, 2, 3, 4, 5)
+JOKER = "JK"
+STARTING = "ST"
+PLAYABLE: tuple[str, ...] = (*(c + str(n) for c in COLOURS for n in NUMBERS), JOKER)
+ALL_CARDS: tuple[str, ...] = (*PLAYABLE, STARTING)
+
+HAND_SIZE = 7
+COURSE_SIZE = 3
+TRICKS_PER_ROUND = 7
+
+ARMS_DISTANCE = 3
+"""Assumed: the cat is in a player's Arms three steps from the centre."""
+
+JOKER_VALUE = 3
+"""Assumed: the Joker is a colourless 3 (odd), so it beats 1-2 and loses to 4-5."""
+
+TARGET_SCORE = 7
+"""Found: the game ends when a player reaches 7 points."""
+
+ARMS_POINTS, CLOSER_POINTS, CENTRE_POINTS = 3, 2, 1
+
+RED, BLUE = "red", "blue"
+
+ASSUMPTIONS: tuple[str, ...] = (
+    f"The course has positions -{ARMS_DISTANCE}..+{ARMS_DISTANCE}: the five columns between "
+    f"the players and, one step further, each player's Arms ({ARMS_DISTANCE} steps from the "
+    "centre). Table option 'arms'.",
+    f"The Joker is a colourless {JOKER_VALUE} (odd): it beats 1 and 2 and loses to 4 and 5; "
+    "with any 3 the cat flips, does not move, and the same leader leads again.",
+    "The Joker may be played at any time, even when you hold the led colour; "
+    "if the Joker is led, the follower may play any card.",
+    "The holder of the Starting card swaps it for one course card, unseen, then leads "
+    "the first trick of the round; afterwards the player the cat moved towards leads.",
+    "Course cards are out of play and hidden from both players until the round ends.",
+    "Every round is set up afresh: new shuffle, new course, the cat at the centre, red side up.",
+)
+
+
+def number(card: str) -> int:
+    """The strength of a playable card (the Joker counts as :data:`JOKER_VALUE`)."""
+    return JOKER_VALUE if card == JOKER else int(card[1])
+
+
+def colour(card: str) -> str | None:
+    """The colour letter of a number card; ``None`` for the Joker."""
+    return None if card == JOKER else card[0]
+
+
+def card_name(card: str) -> str:
+    """A card's name for people: ``Red 3``, ``Joker``, ``Starting card``."""
+    if card == JOKER:
+        return "Joker"
+    if card == STARTING:
+        return "Starting card"
+    return f"{COLOURS[card[0]].capitalize()} {card[1]}"
+
+
+def sort_key(card: str) -> tuple[int, int]:
+    """Hand order: by colour (red, green, blue), then number; the Joker last."""
+    if card not in PLAYABLE:
+        return (9, 0)
+    if card == JOKER:
+        return (len(COLOURS), 0)
+    return (list(COLOURS).index(card[0]), int(card[1]))
+
+
+@dataclass(frozen=True, slots=True)
+class TrickResult:
+    """How a trick resolves: who won, whether the cat flipped, where it went."""
+
+    winner: Seat | None
+    """``None`` only for the Joker-and-3 exception, where nobody needs to win."""
+    flipped: bool
+    side: str
+    toward: Seat | None
+    """The seat the cat moved towards, ``None`` when it stayed."""
+    next_leader: Seat
+    exception: bool
+
+
+def resolve_trick(leader: Seat, led: str, followed: str, side: str) -> TrickResult:
+    """Apply steps 2-4 of the trick flowchart to two played cards.
+
+    Pure and independent of any state, so bots and the UI can ask "what if".
+    """
+    follower = 1 - leader
+    flipped = number(led) % 2 == 1 and number(followed) % 2 == 1
+    new_side = (BLUE if side == RED else RED) if flipped else side
+    has_joker = JOKER in (led, followed)
+    if has_joker and number(led) == number(followed):
+        # The Joker with a 3: the cat flips but does not move; the leader leads again.
+        return TrickResult(None, flipped, new_side, None, leader, True)
+    if has_joker or colour(led) == colour(followed):
+        winner = leader if number(led) > number(followed) else follower
+    else:
+        winner = leader
+    toward = winner if new_side == RED else 1 - winner
+    return TrickResult(winner, flipped, new_side, toward, toward, False)
+
+
+def follow_problem(hand: list[str], led: str, card: str) -> str | None:
+    """Why ``card`` may not follow ``led`` from ``hand``, or ``None`` if it may."""
+    led_colour = colour(led)
+    if led_colour is None or card == JOKER or colour(card) == led_colour:
+        return None
+    if any(colour(held) == led_colour for held in hand):
+        return f"You must follow {COLOURS[led_colour]} (or play the Joker)"
+    return None
+
+
+@dataclass(slots=True, kw_only=True)
+class CatchyState(GameState):
+    """A Catchy! game. ``trick`` holds the cards of the trick under way, leader's first."""
+
+    round: int = 1
+    phase: str = "swap"
+    """``swap`` (the Starting card's holder swaps), ``play``, or ``over``."""
+    hands: list[list[str]]
+    course: list[str]
+    starter: Seat
+    leader: Seat
+    turn: Seat
+    cat: int = 0
+    side: str = RED
+    trick: list[str]
+    tricks: list[dict[str, Any]]
+    """This round's finished tricks (public): leader, cards, winner, flip, move."""
+    scores: list[int]
+    last_round: dict[str, Any] | None = None
+    winners: list[Seat] | None = None
+
+
+class Catchy(Game[CatchyState]):
+    """The Catchy! rules behind the engine contract."""
+
+    name = "catchy"
+    title = "Catchy!"
+    min_players = 2
+    max_players = 2
+    state_type = CatchyState
+    option_specs = (
+        Option("target", TARGET_SCORE, "Points that end the game", minimum=1, maximum=99),
+        Option(
+            "arms", ARMS_DISTANCE, "Steps from the centre to a player's Arms", minimum=2, maximum=9
+        ),
+        DECK_OPTION,
+    )
+
+    # Setup --------------------------------------------------------------------
+
+    def _setup(self, players: list[str], rng: Rng, options: dict[str, Any]) -> CatchyState:
+        if options["deck"] is not None:
+            decks = options["deck"] if isinstance(options["deck"][0], list) else [options["deck"]]
+            for order in decks:
+                self._check_order(order)
+        state = CatchyState(
+            players=players,
+            options=options,
+            rng=rng,
+            hands=[[], []],
+            course=[],
+            starter=0,
+            leader=0,
+            turn=0,
+            trick=[],
+            tricks=[],
+            scores=[0, 0],
+        )
+        self._deal(state, [])
+        return state
+
+    def _check_order(self, order: list[Any]) -> None:
+        cards = check_deck(self.title, order, ALL_CARDS)
+        if STARTING in cards[:COURSE_SIZE]:
+            raise InvalidOptions("The Starting card cannot be dealt into the course")
+
+    def _deal(self, state: CatchyState, events: list[Event]) -> None:
+        """Set up a round: course, hands, the cat at the centre, red side up."""
+        order = deck_for_round(state.options["deck"], state.round)
+        if order is None:
+            rest = [card for card in PLAYABLE]
+            state.rng.shuffle(rest)
+            course, dealt = rest[:COURSE_SIZE], [*rest[COURSE_SIZE:], STARTING]
+            state.rng.shuffle(dealt)
+        else:
+            course, dealt = list(order[:COURSE_SIZE]), list(order[COURSE_SIZE:])
+        state.course = course
+        state.hands = [dealt[:HAND_SIZE], dealt[HAND_SIZE:]]
+        state.starter = 0 if STARTING in state.hands[0] else 1
+        state.leader = state.turn = state.starter
+        state.phase = "swap"
+        state.cat, state.side = 0, RED
+        state.trick, state.tricks = [], []
+        state.record(
+            events,
+            "round_start",
+            f"Round {state.round}: {state.name(state.starter)} holds the Starting card.",
+            round=state.round,
+            starter=state.starter,
+        )
+
+    # Actions -------------------------------------------------------------------
+
+    def _apply(
+        self, state: CatchyState, seat: Seat, action: Action, now: float, events: list[Event]
+    ) -> None:
+        kind = action_type(action, ("swap", "play"))
+        if seat != state.turn:
+            raise NotYourTurn(f"It is {state.name(state.turn)}'s turn")
+        if kind == "swap":
+            self._swap(state, seat, action, events)
+        else:
+            self._play(state, seat, action, events)
+
+    def _swap(self, state: CatchyState, seat: Seat, action: Action, events: list[Event]) -> None:
+        if state.phase != "swap":
+            raise IllegalAction("The Starting card has already been swapped this round")
+        index = action_field(action, "course", int)
+        if not 0 <= index < COURSE_SIZE:
+            raise InvalidAction(f"The course cards are numbered 0 to {COURSE_SIZE - 1}")
+        taken = state.course[index]
+        hand = state.hands[seat]
+        hand.remove(STARTING)
+        hand.append(taken)
+        state.course[index] = STARTING
+        state.phase = "play"
+        state.record(
+            events,
+            "swap",
+            f"{state.name(seat)} swaps the Starting card for course card {index + 1}.",
+            seat=seat,
+            course=index,
+        )
+        state.record(
+            events, "took", f"You took {card_name(taken)} from the course.", [seat], card=taken
+        )
+
+    def _play(self, state: CatchyState, seat: Seat, action: Action, events: list[Event]) -> None:
+        if state.phase == "swap":
+            raise IllegalAction("Swap the Starting card for a course card first")
+        card = action_field(action, "card", str)
+        if card not in PLAYABLE:
+            raise InvalidAction(f"{card!r} is not a Catchy! card")
+        hand = state.hands[seat]
+        if card not in hand:
+            raise IllegalAction(f"You do not hold the {card_name(card)}")
+        if state.trick:
+            problem = follow_problem(hand, state.trick[0], card)
+            if problem is not None:
+                raise IllegalAction(problem)
+        hand.remove(card)
+        state.trick.append(card)
+        verb = "leads" if len(state.trick) == 1 else "follows with"
+        state.record(
+            events, "play", f"{state.name(seat)} {verb} {card_name(card)}.", seat=seat, card=card
+        )
+        if len(state.trick) == 1:
+            state.turn = 1 - seat
+        else:
+            self._finish_trick(state, events)
+
+    def _finish_trick(self, state: CatchyState, events: list[Event]) -> None:
+        led, followed = state.trick
+        result = resolve_trick(state.leader, led, followed, state.side)
+        state.side = result.side
+        if result.toward is not None:
+            state.cat += -1 if result.toward == 0 else 1
+        state.tricks.append(
+            {
+                "leader": state.leader,
+                "cards": [led, followed],
+                "winner": result.winner,
+                "flipped": result.flipped,
+                "toward": result.toward,
+                "position": state.cat,
+                "side": state.side,
+            }
+        )
+        state.record(
+            events,
+            "trick",
+            self._describe_trick(state, result),
+            winner=result.winner,
+            flipped=result.flipped,
+            side=result.side,
+            toward=result.toward,
+            position=state.cat,
+            next_leader=result.next_leader,
+            exception=result.exception,
+        )
+        state.trick = []
+        state.leader = state.turn = result.next_leader
+        arms = state.options["arms"]
+        if abs(state.cat) >= arms or len(state.tricks) == TRICKS_PER_ROUND:
+            self._end_round(state, events)
+
+    def _describe_trick(self, state: CatchyState, result: TrickResult) -> str:
+        mood = f"both odd, the cat flips to {result.side}; " if result.flipped else ""
+        if result.exception:
+            return (
+                f"Joker and 3: {mood}the cat stays put and "
+                f"{state.name(result.next_leader)} leads again."
+            )
+        assert result.winner is not None and result.toward is not None
+        return (
+            f"{state.name(result.winner)} wins the trick; {mood}the cat ({result.side}) moves "
+            f"towards {state.name(result.toward)}."
+        )
+
+    def _end_round(self, state: CatchyState, events: list[Event]) -> None:
+        arms = state.options["arms"]
+        points = [0, 0]
+        if abs(state.cat) >= arms:
+            holder = 0 if state.cat < 0 else 1
+            points[holder] = ARMS_POINTS
+            why = f"The cat is in {state.name(holder)}'s arms"
+        elif state.cat != 0:
+            holder = 0 if state.cat < 0 else 1
+            points[holder] = CLOSER_POINTS
+            why = f"The cat is closer to {state.name(holder)}"
+        else:
+            points = [CENTRE_POINTS, CENTRE_POINTS]
+            why = "The cat is at the centre"
+        state.scores = [score + gained for score, gained in zip(state.scores, points, strict=True)]
+        course = list(state.course)
+        state.last_round = {
+            "round": state.round,
+            "course": course,
+            "position": state.cat,
+            "side": state.side,
+            "tricks": len(state.tricks),
+            "points": points,
+            "scores": list(state.scores),
+        }
+        shown = ", ".join(card_name(card) for card in course)
+        tally = " and ".join(
+            f"{state.name(seat)} {points[seat]}" for seat in range(2) if points[seat]
+        )
+        state.record(
+            events,
+            "round_end",
+            f"Round {state.round} ends. {why}: {tally}. Course: {shown}. "
+            f"Score {state.scores[0]}-{state.scores[1]}.",
+            **state.last_round,
+        )
+        if max(state.scores) >= state.options["target"]:
+            state.phase = "over"
+            state.winners = list(winners_by_score(state.scores))
+            names = " and ".join(state.name(seat) for seat in state.winners)
+            verb = "win" if len(state.winners) > 1 else "wins"
+            state.record(
+                events,
+                "game_end",
+                f"{names} {verb} {state.scores[0]}-{state.scores[1]}!",
+                scores=list(state.scores),
+                winners=list(state.winners),
+            )
+            return
+        state.round += 1
+        self._deal(state, events)
+
+    # Queries -------------------------------------------------------------------
+
+    def legal_actions(self, state: CatchyState, seat: Seat) -> list[dict[str, Any]]:
+        if state.phase == "over" or seat != state.turn:
+            return []
+        if state.phase == "swap":
+            return [{"type": "swap", "course": index} for index in range(COURSE_SIZE)]
+        hand = state.hands[seat]
+        led = state.trick[0] if state.trick else None
+        return [
+            {"type": "play", "card": card}
+            for card in sorted(hand, key=sort_key)
+            if led is None or follow_problem(hand, led, card) is None
+        ]
+
+    def outcome(self, state: CatchyState) -> Outcome | None:
+        if state.winners is None:
+            return None
+        return Outcome(tuple(state.scores), tuple(state.winners))
+
+    def view(self, state: CatchyState, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` sees. Only its own hand; the course only as ``?`` (or ``ST``)."""
+        own = state.hands[seat] if seat is not None else None
+        led = state.trick[0] if state.trick else None
+        unplayable: dict[str, str] = {}
+        if own is not None and seat == state.turn and state.phase == "play" and led is not None:
+            for card in own:
+                problem = follow_problem(own, led, card)
+                if problem is not None:
+                    unplayable[card] = problem
+        outcome = self.outcome(state)
+        return {
+            "game": self.name,
+            "players": list(state.players),
+            "seat": seat,
+            "phase": state.phase,
+            "round": state.round,
+            "turn": None if state.phase == "over" else state.turn,
+            "leader": state.leader,
+            "starter": state.starter,
+            "hand": None if own is None else sorted(own, key=sort_key),
+            "hand_counts": [len(hand) for hand in state.hands],
+            "course": [card if card == STARTING else "?" for card in state.course],
+            "cat": {"position": state.cat, "side": state.side, "arms": state.options["arms"]},
+            "trick": list(state.trick),
+            "tricks": clone(state.tricks),
+            "tricks_per_round": TRICKS_PER_ROUND,
+            "scores": list(state.scores),
+            "target": state.options["target"],
+            "last_round": clone(state.last_round),
+            "legal": [] if seat is None else self.legal_actions(state, seat),
+            "unplayable": unplayable,
+            "log": state.log_view(seat),
+            "outcome": None if outcome is None else outcome.to_data(),
+        }
+
+
+GAME = Catchy()
