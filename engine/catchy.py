@@ -168,7 +168,8 @@ def follow_problem(hand: list[str], led: str, card: str) -> str | None:
     if led_colour is None or card == JOKER or colour(card) == led_colour:
         return None
     if any(colour(held) == led_colour for held in hand):
-        return f"You must follow {COLOURS[led_colour]} (or play the Joker)"
+        joker = " (or play the Joker)" if JOKER in hand else ""
+        return f"You must follow {COLOURS[led_colour]}{joker}"
     return None
 
 
