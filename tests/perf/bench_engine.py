@@ -1,0 +1,116 @@
+"""Engine speed: actions and whole games per second for every registered game.
+
+Games are played random bot against random bot through :mod:`engine.selfplay`
+(views, bots and rules: what a selfplay series costs), and the same games'
+accepted actions are then replayed through ``apply``/``tick`` alone (what the
+host's rules work costs). Each figure is the median of several runs.
+
+The machines are shared and noisy, so each run also times a fixed
+pure-Python reference workload (:func:`reference_ops`) just before the games;
+``actions_per_ref`` divides the selfplay action rate by it, which is the
+figure to compare between machines and over time.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from engine import registry
+from engine.core import Game, Rng, Seat, clone, replay
+from engine.selfplay import Playout, game_seed, player_names, run_game
+from tests.perf.report import Report
+
+SEED = 20240601
+FULL = {"runs": 5, "games": 200, "ref_ops": 20_000}
+QUICK = {"runs": 2, "games": 10, "ref_ops": 2_000}
+
+
+def reference_ops(count: int) -> None:
+    """A fixed pure-Python workload sized like one engine action.
+
+    One op shuffles a 17-card hand with the engine's own generator and clones
+    a small state-like structure: the same kinds of work an action does.
+    """
+    rng = Rng.from_seed(1)
+    cards = [f"{colour}{number}" for colour in "RGB" for number in range(1, 6)] + ["JK", "ST"]
+    table: dict[str, Any] = {"hands": [cards[:7], cards[7:14]], "scores": [0, 0], "cat": 0}
+    for _ in range(count):
+        rng.shuffle(cards)
+        table = clone(table)
+        table["scores"][0] += 1
+
+
+def _rate(count: int, work: Callable[[], object]) -> float:
+    """``count`` divided by the seconds ``work`` took."""
+    started = time.perf_counter()
+    work()
+    return count / max(time.perf_counter() - started, 1e-9)
+
+
+def _play(game: Game[Any], bots: list[str], games: int, record: bool) -> list[Playout]:
+    return [run_game(game, bots, game_seed(SEED, i), record=record) for i in range(games)]
+
+
+def _replay_all(game: Game[Any], bots: list[str], playouts: list[Playout]) -> None:
+    players = player_names(bots)
+    for index, playout in enumerate(playouts):
+        entries: list[tuple[Seat | None, Any, float]] = playout.entries
+        replay(game, players, game_seed(SEED, index), None, entries)
+
+
+def measure_game(name: str, quick: bool) -> dict[str, Any]:
+    """One row: the median figures of several runs for game ``name``."""
+    sizes = QUICK if quick else FULL
+    game = registry.get(name)
+    bots = ["random"] * game.min_players
+    games = sizes["games"]
+    recorded = _play(game, bots, games, record=True)
+    actions = sum(playout.actions for playout in recorded)
+    refs, game_rates, apply_rates = [], [], []
+    for _ in range(sizes["runs"]):
+        refs.append(_rate(sizes["ref_ops"], lambda: reference_ops(sizes["ref_ops"])))
+        game_rates.append(_rate(games, lambda: _play(game, bots, games, record=False)))
+        apply_rates.append(_rate(actions, lambda: _replay_all(game, bots, recorded)))
+    ref = statistics.median(refs)
+    games_per_s = statistics.median(game_rates)
+    actions_per_s = games_per_s * actions / games
+    return {
+        "game": name,
+        "players": len(bots),
+        "actions_per_game": actions / games,
+        "games_per_s": games_per_s,
+        "actions_per_s": actions_per_s,
+        "apply_per_s": statistics.median(apply_rates),
+        "ref_ops_per_s": ref,
+        "actions_per_ref": actions_per_s / ref,
+    }
+
+
+def measure(quick: bool) -> Report:
+    """Every registered game, random against random; see the module docstring."""
+    sizes = QUICK if quick else FULL
+    rows = [measure_game(name, quick) for name in registry.names()]
+    return Report(
+        name="engine",
+        columns=[
+            "game",
+            "players",
+            "actions_per_game",
+            "games_per_s",
+            "actions_per_s",
+            "apply_per_s",
+            "ref_ops_per_s",
+            "actions_per_ref",
+        ],
+        rows=rows,
+        notes=[
+            f"median of {sizes['runs']} runs of {sizes['games']} games, random bots, seed {SEED}",
+            "games_per_s/actions_per_s: selfplay (views, bots, rules); "
+            "apply_per_s: the same actions replayed through apply/tick only",
+            "ref_ops_per_s: a fixed pure-Python workload timed in each run; "
+            "actions_per_ref = actions_per_s / ref_ops_per_s compares machines",
+        ],
+    )

@@ -1,0 +1,74 @@
+"""The benchmarks import and run (briefly); their figures are not checked here."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from engine import registry
+from tests import toy_game
+from tests.perf.__main__ import available
+from tests.perf.report import Report
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def toy() -> Iterator[None]:
+    with toy_game.registered():
+        yield
+
+
+def test_the_engine_benchmark_is_found() -> None:
+    assert "engine" in available()
+
+
+@pytest.mark.parametrize("name", available())
+def test_every_benchmark_module_imports_and_has_measure(name: str) -> None:
+    module = importlib.import_module(f"tests.perf.bench_{name}")
+    assert callable(module.measure)
+
+
+def test_the_runner_help_works() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "tests.perf", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "engine" in result.stdout
+    assert "--json" in result.stdout
+
+
+def test_engine_benchmark_quick_run_has_the_figures(toy: None) -> None:
+    from tests.perf import bench_engine
+
+    report = bench_engine.measure(quick=True)
+    assert [row["game"] for row in report.rows] == registry.names()
+    for row in report.rows:
+        for key in ("game", "actions_per_s", "games_per_s", "ref_ops_per_s", "apply_per_s"):
+            assert key in row
+        assert row["actions_per_s"] > 0
+        assert row["games_per_s"] > 0
+    data = json.loads(report.to_json())
+    assert data["benchmark"] == "engine"
+    assert data["rows"][0]["game"] == registry.names()[0]
+    assert "actions_per_s" in report.to_table()
+
+
+def test_report_table_lines_up_its_columns() -> None:
+    report = Report("demo", ["game", "rate"], [{"game": "a", "rate": 1234.5}, {"game": "bb"}])
+    lines = report.to_table().splitlines()
+    assert lines[0] == "demo"
+    assert len({len(line) for line in lines[1:]}) == 1
+    assert "1,234" in lines[3]

@@ -1,0 +1,72 @@
+"""The ``clowder`` command: parses arguments and hands over to one subcommand.
+
+Subcommands live in :mod:`tui.commands`, one module each, and only the
+chosen one is imported: ``clowder --help`` lists them from the table below
+without loading any of them. A mistake in the arguments is one line on
+stderr and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from tui.commands import UsageError
+
+PROG = "clowder"
+
+# name -> (module, one-line summary shown by `clowder --help`).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "selfplay": (
+        "tui.commands.selfplay",
+        "play whole games between bots (no network, no UI) and count the wins",
+    ),
+}
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors become :class:`UsageError` (one line, status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
+
+
+def build_parser(command: str | None) -> Parser:
+    """The parser for ``clowder``; only ``command``'s module is imported, to add its arguments."""
+    parser = Parser(
+        prog=PROG,
+        description="Clowder: cat-themed card games played together in terminals over a LAN.",
+    )
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for name, (module_name, summary) in COMMANDS.items():
+        child = subcommands.add_parser(name, help=summary, description=summary)
+        if name == command:
+            importlib.import_module(module_name).configure(child)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``clowder`` with ``argv`` (default: the process's arguments); return the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    chosen = next((word for word in arguments if not word.startswith("-")), None)
+    command = chosen if chosen in COMMANDS else None
+    try:
+        parser = build_parser(command)
+        try:
+            args = parser.parse_args(arguments)
+        except SystemExit as finished:  # --help prints and exits; pass its status on.
+            return finished.code if isinstance(finished.code, int) else 0
+        if command is None:
+            known = ", ".join(COMMANDS)
+            raise UsageError(f"{PROG}: choose a command ({known}); see '{PROG} --help'")
+        status: int = importlib.import_module(COMMANDS[command][0]).run(args)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    return status
