@@ -1,0 +1,337 @@
+"""A Clowder client: connect, handshake, send intents, receive views, stay connected.
+
+The asyncio adapter around :class:`~net.protocol.ClientProtocol`. Requests
+that have an answer (``list_tables``, ``create_table``, ``join``, ``leave``)
+are awaited: each carries a ``ref`` the host echoes in its reply or error.
+Everything else the host sends (views, presence, errors about actions) lands
+in :attr:`Client.incoming`, in order, together with
+:class:`ConnectionState` notes when the link drops or comes back.
+
+When the connection drops the client reconnects by itself, with growing
+pauses, and says ``hello`` with its seat token, so the host gives the seat
+and the full current view back. It pings the host to measure the round trip.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from net.messages import (
+    PROTOCOL_VERSION,
+    Act,
+    Created,
+    CreateTable,
+    Error,
+    Hello,
+    Join,
+    Joined,
+    Leave,
+    Left,
+    ListTables,
+    Message,
+    Ping,
+    Pong,
+    Role,
+    Tables,
+    Welcome,
+)
+from net.protocol import ClientProtocol, MessageReceived, ProtocolError
+
+READ_CHUNK = 65536
+PING_INTERVAL_S = 1.0
+CONNECT_TIMEOUT_S = 5.0
+REQUEST_TIMEOUT_S = 10.0
+RECONNECT_DELAYS_S = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
+"""Pauses between reconnection attempts; the last repeats until the client is closed."""
+
+M = TypeVar("M", bound=Message)
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionState:
+    """Put on :attr:`Client.incoming` when the link drops or comes back."""
+
+    connected: bool
+    detail: str
+
+
+class ClientError(Exception):
+    """The host refused a request (``code`` from the protocol's error list) or the link failed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Client:
+    """One connection to one host, kept alive until :meth:`close`."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        *,
+        token: str | None = None,
+        reconnect: bool = True,
+        ping_interval_s: float = PING_INTERVAL_S,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.name = name
+        self.token = token
+        self.reconnect = reconnect
+        self.ping_interval_s = ping_interval_s
+        self.incoming: asyncio.Queue[Message | ConnectionState] = asyncio.Queue()
+        self.welcome: Welcome | None = None
+        self.rtt_ms: float | None = None
+        self.connected = False
+        self.on_message: Callable[[Message | ConnectionState], None] | None = None
+        self._protocol = ClientProtocol()
+        self._writer: asyncio.StreamWriter | None = None
+        self._reader: asyncio.StreamReader | None = None
+        self._refs = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[Message]] = {}
+        self._pings: dict[int, int] = {}
+        self._ping_ids = itertools.count(1)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closed = False
+
+    # Connecting ---------------------------------------------------------------
+
+    async def connect(self) -> Welcome:
+        """Connect and handshake; afterwards the client keeps itself connected."""
+        welcome = await self._open()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._run()), loop.create_task(self._ping_loop())]
+        return welcome
+
+    async def _open(self) -> Welcome:
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(self.host, self.port, limit=READ_CHUNK), CONNECT_TIMEOUT_S
+            )
+        except (OSError, TimeoutError) as error:
+            raise ClientError(
+                "unreachable", f"Cannot reach {self.host}:{self.port}: {error}"
+            ) from None
+        self._protocol = ClientProtocol()
+        self.welcome = None
+        self._reader, self._writer = reader, writer
+        self._protocol.send(Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token))
+        self._flush()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CONNECT_TIMEOUT_S
+        while not self._protocol.handshake_done:
+            remaining = deadline - loop.time()
+            try:
+                data = await asyncio.wait_for(reader.read(READ_CHUNK), max(remaining, 0.01))
+            except TimeoutError:
+                writer.close()
+                raise ClientError("timeout", "The host did not answer the handshake") from None
+            if not data:
+                writer.close()
+                raise ClientError("closed", "The host closed the connection")
+            self._protocol.receive_data(data, loop.time())
+            for event in self._protocol.events_received():
+                if isinstance(event, MessageReceived) and isinstance(event.message, Welcome):
+                    self.welcome = event.message
+                elif isinstance(event, MessageReceived) and isinstance(event.message, Error):
+                    if self.welcome is None or self._protocol.should_close:
+                        writer.close()
+                        raise ClientError(event.message.code, event.message.message)
+                    self._deliver(event.message)
+                elif isinstance(event, MessageReceived):
+                    self._deliver(event.message)
+                else:
+                    writer.close()
+                    raise ClientError(event.code, event.text)
+        self.connected = True
+        assert self.welcome is not None
+        return self.welcome
+
+    async def close(self) -> None:
+        """Disconnect for good (no reconnection)."""
+        self._closed = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._writer is not None:
+            self._writer.close()
+            with contextlib.suppress(Exception):
+                await self._writer.wait_closed()
+        self.connected = False
+        self._fail_waiting("closed", "The client was closed")
+
+    # Requests -----------------------------------------------------------------
+
+    async def list_tables(self) -> list[dict[str, Any]]:
+        reply = await self._request(ListTables(ref=next(self._refs)), Tables)
+        return reply.tables
+
+    async def create_table(
+        self,
+        game: str,
+        options: dict[str, Any] | None = None,
+        seats: int | None = None,
+        bots: int = 0,
+    ) -> str:
+        message = CreateTable(
+            game=game, options=options, seats=seats, bots=bots, ref=next(self._refs)
+        )
+        reply = await self._request(message, Created)
+        return reply.table
+
+    async def join(self, table: str, role: Role = "player", seat: int | None = None) -> Joined:
+        reply = await self._request(
+            Join(table=table, role=role, seat=seat, ref=next(self._refs)), Joined
+        )
+        if reply.token is not None:
+            self.token = reply.token
+        return reply
+
+    async def leave(self, table: str) -> None:
+        await self._request(Leave(table=table, ref=next(self._refs)), Left)
+
+    async def act(
+        self,
+        table: str,
+        action: dict[str, Any],
+        *,
+        reveal: int | None = None,
+        drawn_ns: int | None = None,
+        acted_ns: int | None = None,
+    ) -> None:
+        """Send an intent; the new view (or an error) arrives on :attr:`incoming`."""
+        self._send(
+            Act(table=table, action=action, reveal=reveal, drawn_ns=drawn_ns, acted_ns=acted_ns)
+        )
+
+    async def _request(self, message: Message, reply_type: type[M]) -> M:
+        ref = getattr(message, "ref", None)  # every request type has one
+        assert isinstance(ref, int)
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._waiting[ref] = future
+        try:
+            self._send(message)
+            reply = await asyncio.wait_for(future, REQUEST_TIMEOUT_S)
+        except TimeoutError:
+            raise ClientError("timeout", "The host did not answer in time") from None
+        finally:
+            self._waiting.pop(ref, None)
+        if isinstance(reply, Error):
+            raise ClientError(reply.code, reply.message)
+        if not isinstance(reply, reply_type):
+            raise ClientError(
+                "bad_reply", f"Expected {reply_type.__name__}, got {type(reply).__name__}"
+            )
+        return reply
+
+    # Plumbing -----------------------------------------------------------------
+
+    def _send(self, message: Message) -> None:
+        if not self.connected:
+            raise ClientError("disconnected", "Not connected to the host (reconnecting)")
+        self._protocol.send(message)
+        self._flush()
+
+    def _flush(self) -> None:
+        data = self._protocol.data_to_send()
+        if data and self._writer is not None and not self._writer.is_closing():
+            self._writer.write(data)
+
+    def _deliver(self, message: Message | ConnectionState) -> None:
+        ref = getattr(message, "ref", None)
+        if ref is not None and ref in self._waiting and not self._waiting[ref].done():
+            self._waiting[ref].set_result(message)  # type: ignore[arg-type]
+            if not isinstance(message, Joined | Error):
+                return
+        if isinstance(message, Ping):
+            self._protocol.send(Pong(id=message.id, t=message.t))
+            self._flush()
+            return
+        if isinstance(message, Pong):
+            sent = self._pings.pop(message.id, None)
+            if sent is not None and sent == message.t:
+                self.rtt_ms = (time.monotonic_ns() - sent) / 1e6
+            return
+        if isinstance(message, Joined) and message.token is not None:
+            self.token = message.token
+        self.incoming.put_nowait(message)
+        if self.on_message is not None:
+            self.on_message(message)
+
+    def _fail_waiting(self, code: str, text: str) -> None:
+        for future in self._waiting.values():
+            if not future.done():
+                future.set_exception(ClientError(code, text))
+        self._waiting.clear()
+
+    async def _run(self) -> None:
+        """Read until the link drops; then reconnect (with the token) unless closed."""
+        loop = asyncio.get_running_loop()
+        while not self._closed:
+            reader = self._reader
+            assert reader is not None
+            try:
+                while True:
+                    data = await reader.read(READ_CHUNK)
+                    if not data:
+                        break
+                    self._protocol.receive_data(data, loop.time())
+                    for event in self._protocol.events_received():
+                        if isinstance(event, MessageReceived):
+                            self._deliver(event.message)
+                        elif isinstance(event, ProtocolError):
+                            self._deliver(ConnectionState(self.connected, event.text))
+                    self._flush()
+                    if self._protocol.should_close:
+                        break
+            except (ConnectionError, OSError):
+                pass
+            self.connected = False
+            if self._writer is not None:
+                self._writer.close()
+            self._fail_waiting("disconnected", "The connection to the host dropped")
+            if self._closed or not self.reconnect:
+                self._deliver(ConnectionState(False, "Disconnected from the host"))
+                return
+            self._deliver(ConnectionState(False, "Connection lost; reconnecting..."))
+            await self._reconnect()
+
+    async def _reconnect(self) -> None:
+        for attempt in itertools.count():
+            delay = RECONNECT_DELAYS_S[min(attempt, len(RECONNECT_DELAYS_S) - 1)]
+            await asyncio.sleep(delay)
+            if self._closed:
+                return
+            try:
+                await self._open()
+            except ClientError as error:
+                if error.code == "bad_token":
+                    self.token = None
+                continue
+            self._deliver(ConnectionState(True, f"Reconnected to {self.host}:{self.port}"))
+            return
+
+    async def _ping_loop(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(self.ping_interval_s)
+            if not self.connected:
+                continue
+            ping_id = next(self._ping_ids)
+            sent = time.monotonic_ns()
+            self._pings[ping_id] = sent
+            if len(self._pings) > 8:
+                self._pings.pop(min(self._pings))
+            with contextlib.suppress(ClientError, Exception):
+                self._send(Ping(id=ping_id, t=sent))

@@ -1,0 +1,405 @@
+"""The authoritative host: accepts connections, keeps the tables, runs the games.
+
+The host is the only authority: clients send intents, the host checks them
+against the engine and sends every peer its own view. One
+:class:`~net.protocol.HostProtocol` per connection does the framing, limits
+and handshake; this module is the asyncio adapter around it plus the lobby
+(list, create, join, leave) and the routing of actions to the tables'
+:class:`~net.runner.TableRunner`.
+
+Every table has a journal in the state directory, written before anything is
+broadcast, so a host killed at any moment and started again on the same
+directory resumes every table exactly; players reconnect with their tokens.
+
+The same class runs headless (``clowder host``) and embedded in a player's
+TUI (``clowder play``): only the ``log`` callback and the bind address differ.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from engine import registry
+from engine.core import IllegalAction
+from net.journal import StateDir
+from net.messages import (
+    PROTOCOL_VERSION,
+    Act,
+    Created,
+    CreateTable,
+    Hello,
+    Join,
+    Joined,
+    Leave,
+    Left,
+    ListTables,
+    Message,
+    Ping,
+    Pong,
+    Tables,
+    Welcome,
+)
+from net.protocol import HostProtocol, MessageReceived, ProtocolError
+from net.runner import BOT_DELAY_S, TableRunner
+from net.tables import DEFAULT_TAKEOVER_S, CorruptJournal, TableError, create, restore
+
+DEFAULT_PORT = 7707
+READ_CHUNK = 65536
+PING_INTERVAL_S = 2.0
+MAX_WRITE_BUFFER = 4 * 1024 * 1024
+"""A peer that lets this much pile up unread is dropped: one slow client cannot grow the host."""
+
+TABLE_OPTIONS = {"takeover"}
+"""Options of the table itself rather than the game (seconds before a bot covers; 0: never)."""
+
+
+class Connection:
+    """One client connection: its protocol object, socket writer and where it sits."""
+
+    def __init__(self, host: Host, writer: asyncio.StreamWriter) -> None:
+        self.host = host
+        self.writer = writer
+        self.protocol = HostProtocol()
+        self.name = "?"
+        self.runner: TableRunner | None = None
+        self._rtt_ms: float | None = None
+        self._ping_ids = itertools.count(1)
+        self._pings: dict[int, int] = {}
+        peer = writer.get_extra_info("peername")
+        self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+
+    @property
+    def rtt_ms(self) -> float | None:
+        return self._rtt_ms
+
+    def send(self, message: Message) -> None:
+        """Queue a message and write it out (drops the peer if it stopped reading)."""
+        if self.writer.is_closing():
+            return
+        self.protocol.send(message)
+        self.flush()
+
+    def flush(self) -> None:
+        data = self.protocol.data_to_send()
+        if data and not self.writer.is_closing():
+            self.writer.write(data)
+            if self.writer.transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
+                self.host.log(f"{self.name} ({self.address}) is not reading; dropping it")
+                self.writer.transport.abort()
+
+    def ping(self) -> None:
+        ping_id = next(self._ping_ids)
+        sent = time.monotonic_ns()
+        self._pings[ping_id] = sent
+        if len(self._pings) > 8:
+            self._pings.pop(min(self._pings))
+        self.send(Ping(id=ping_id, t=sent))
+
+    def pong(self, message: Pong) -> None:
+        sent = self._pings.pop(message.id, None)
+        if sent is not None and sent == message.t:
+            self._rtt_ms = (time.monotonic_ns() - sent) / 1e6
+
+
+class Host:
+    """A Clowder host: tables, seats and games behind one listening socket."""
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        bind: str = "0.0.0.0",
+        port: int = DEFAULT_PORT,
+        state_dir: Path | None = None,
+        bot_delay_s: float = BOT_DELAY_S,
+        log: Callable[[str], None] = print,
+    ) -> None:
+        self.name = name or socket.gethostname()
+        self.bind = bind
+        self.port = port
+        self.bot_delay_s = bot_delay_s
+        self.log = log
+        self.state = StateDir(state_dir) if state_dir is not None else None
+        self.runners: dict[str, TableRunner] = {}
+        self.connections: set[Connection] = set()
+        self._journals: dict[str, Any] = {}
+        self._server: asyncio.Server | None = None
+        self._ping_task: asyncio.Task[None] | None = None
+        self._table_numbers = itertools.count(1)
+        self.on_tables_changed: Callable[[], None] | None = None
+
+    # Lifecycle -----------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Resume the tables on disk, then listen."""
+        self._resume()
+        self._server = await asyncio.start_server(
+            self._serve, self.bind, self.port, reuse_address=True, limit=READ_CHUNK
+        )
+        self.port = self._server.sockets[0].getsockname()[1]
+        self._ping_task = asyncio.get_running_loop().create_task(self._ping_loop())
+        resumed = f", {len(self.runners)} table(s) resumed" if self.runners else ""
+        self.log(f"Host {self.name!r} listening on {self.bind}:{self.port}{resumed}")
+
+    async def close(self) -> None:
+        """Stop listening, tell every client, and close the journals."""
+        if self._ping_task is not None:
+            self._ping_task.cancel()
+        if self._server is not None:
+            self._server.close()
+        for connection in list(self.connections):
+            with contextlib.suppress(Exception):
+                connection.protocol.send_error("host_shutdown", "The host is shutting down")
+                connection.flush()
+                connection.writer.close()
+        for runner in self.runners.values():
+            runner.close()
+        for journal in self._journals.values():
+            journal.close()
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 2.0)
+        self.log("Host stopped")
+
+    def _resume(self) -> None:
+        if self.state is None:
+            return
+        for table_id, records in self.state.existing():
+            try:
+                journal = self.state.open(table_id)
+                table = restore(records, journal.append)
+            except CorruptJournal as error:
+                self.log(f"Skipping table {table_id}: {error}")
+                continue
+            self._journals[table_id] = journal
+            last_now = max(
+                (float(r["now"]) for r in records if r.get("r") in ("act", "tick")), default=0.0
+            )
+            self.runners[table_id] = self._runner(table, last_now)
+            number = int(table_id[1:]) if table_id[1:].isdigit() else 0
+            self._table_numbers = itertools.count(max(number + 1, next(self._table_numbers)))
+
+    def _runner(self, table: Any, clock_start: float = 0.0) -> TableRunner:
+        return TableRunner(
+            table,
+            clock_start=clock_start,
+            bot_delay_s=self.bot_delay_s,
+            log=self.log,
+            on_change=lambda _runner: self._tables_changed(),
+        )
+
+    def _tables_changed(self) -> None:
+        if self.on_tables_changed is not None:
+            self.on_tables_changed()
+
+    def table_summaries(self) -> list[dict[str, Any]]:
+        return [runner.table.summary() for runner in self.runners.values()]
+
+    # Tables ---------------------------------------------------------------------
+
+    def create_table(
+        self,
+        game: str,
+        options: dict[str, Any] | None = None,
+        *,
+        seats: int | None = None,
+        bots: int = 0,
+        created_by: str | None = None,
+    ) -> TableRunner:
+        """Create a table (used by clients' ``create_table`` and ``clowder host --table``)."""
+        options = dict(options or {})
+        takeover = options.pop("takeover", DEFAULT_TAKEOVER_S)
+        try:
+            takeover_s = float(takeover)
+        except (TypeError, ValueError):
+            raise TableError("invalid_options", f"takeover is seconds, not {takeover!r}") from None
+        table_id = f"t{next(self._table_numbers)}"
+        journal: Any = self.state.open(table_id) if self.state else None
+        sink = journal.append if journal else (lambda record: None)
+        try:
+            table = create(
+                table_id,
+                game,
+                options,
+                secrets.randbits(63),
+                sink,
+                seats=seats,
+                takeover_s=takeover_s,
+                created_by=created_by,
+            )
+            if bots < 0 or bots > len(table.seats):
+                raise TableError(
+                    "invalid_options",
+                    f"A table of {len(table.seats)} has 0 to {len(table.seats)} bots",
+                )
+            for _ in range(bots):
+                table.add_bot()
+        except TableError:
+            if journal is not None:
+                journal.close()
+                journal.path.unlink(missing_ok=True)
+            raise
+        if journal is not None:
+            self._journals[table_id] = journal
+        runner = self.runners[table_id] = self._runner(table)
+        self.log(
+            f"[{table_id}] new {table.game.title} table, {len(table.seats)} seats, {bots} bot(s)"
+        )
+        runner.start_if_full()
+        self._tables_changed()
+        return runner
+
+    # Connections ----------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connection = Connection(self, writer)
+        self.connections.add(connection)
+        loop = asyncio.get_running_loop()
+        try:
+            while not connection.protocol.should_close:
+                data = await reader.read(READ_CHUNK)
+                if not data:
+                    break
+                connection.protocol.receive_data(data, loop.time())
+                for event in connection.protocol.events_received():
+                    if isinstance(event, ProtocolError):
+                        self.log(f"{connection.address}: {event.code}: {event.text}")
+                    else:
+                        self._dispatch(connection, event)
+                connection.flush()
+        except (ConnectionError, asyncio.IncompleteReadError, OSError):
+            pass
+        finally:
+            self.connections.discard(connection)
+            if connection.runner is not None:
+                connection.runner.detach(connection)
+            with contextlib.suppress(Exception):
+                connection.flush()
+                writer.close()
+
+    def _dispatch(self, connection: Connection, event: MessageReceived) -> None:
+        message = event.message
+        ref = getattr(message, "ref", None)
+        try:
+            if isinstance(message, Hello):
+                self._hello(connection, message)
+            elif isinstance(message, Ping):
+                connection.send(Pong(id=message.id, t=message.t))
+            elif isinstance(message, Pong):
+                connection.pong(message)
+            elif isinstance(message, ListTables):
+                connection.send(Tables(tables=self.table_summaries(), ref=ref))
+            elif isinstance(message, CreateTable):
+                self._create(connection, message)
+            elif isinstance(message, Join):
+                self._join(connection, message)
+            elif isinstance(message, Leave):
+                self._leave(connection, message)
+            elif isinstance(message, Act):
+                self._act(connection, message)
+        except TableError as error:
+            connection.protocol.send_error(error.code, str(error), about=message)
+        except IllegalAction as error:
+            connection.protocol.send_error(error.code, str(error), about=message)
+
+    def _hello(self, connection: Connection, message: Hello) -> None:
+        connection.name = message.name
+        games = [registry.get(name).describe() for name in registry.names()]
+        connection.send(Welcome(protocol=PROTOCOL_VERSION, host_name=self.name, games=games))
+        if message.token is None:
+            return
+        for runner in self.runners.values():
+            seat = runner.table.seat_of(message.token)
+            if seat is not None:
+                connection.runner = runner
+                connection.name = runner.table.seats[seat].name or message.name
+                table_id = runner.table.id
+                connection.send(
+                    Joined(table=table_id, role="player", seat=seat, token=message.token)
+                )
+                runner.attach(connection, seat)
+                self.log(f"[{table_id}] {connection.name} is back ({connection.address})")
+                return
+        raise TableError("bad_token", "That seat token holds no seat here; join a table afresh")
+
+    def _runner_for(self, table_id: str) -> TableRunner:
+        runner = self.runners.get(table_id)
+        if runner is None:
+            raise TableError("no_such_table", f"There is no table {table_id!r} on this host")
+        return runner
+
+    def _create(self, connection: Connection, message: CreateTable) -> None:
+        runner = self.create_table(
+            message.game,
+            message.options,
+            seats=message.seats,
+            bots=message.bots or 0,
+            created_by=connection.name,
+        )
+        connection.send(Created(table=runner.table.id, ref=message.ref))
+
+    def _join(self, connection: Connection, message: Join) -> None:
+        runner = self._runner_for(message.table)
+        if connection.runner is not None and connection.runner is not runner:
+            connection.runner.detach(connection)
+        if message.role == "spectator":
+            connection.runner = runner
+            connection.send(
+                Joined(
+                    table=runner.table.id, role="spectator", seat=None, token=None, ref=message.ref
+                )
+            )
+            runner.attach(connection, None)
+            return
+        seat, token = runner.table.sit(connection.name, message.seat)
+        connection.runner = runner
+        connection.send(
+            Joined(table=runner.table.id, role="player", seat=seat, token=token, ref=message.ref)
+        )
+        self.log(
+            f"[{runner.table.id}] {connection.name} sits at seat {seat} ({connection.address})"
+        )
+        runner.attach(connection, seat)
+        runner.start_if_full()
+
+    def _leave(self, connection: Connection, message: Leave) -> None:
+        runner = self._runner_for(message.table)
+        if connection.runner is not runner:
+            raise TableError("not_at_table", f"You are not at table {message.table}")
+        seat = runner.seat_of(connection)
+        runner.detach(connection)
+        connection.runner = None
+        if seat is not None and not runner.table.started:
+            runner.table.seats[seat] = type(runner.table.seats[seat])()
+            runner.table.journal({"r": "unseat", "seat": seat})
+            runner.broadcast_presence()
+        elif seat is not None:
+            runner.table.cover(seat)
+            runner.broadcast_presence()
+        connection.send(Left(table=message.table, ref=message.ref))
+
+    def _act(self, connection: Connection, message: Act) -> None:
+        runner = self._runner_for(message.table)
+        seat = runner.seat_of(connection) if connection.runner is runner else None
+        if seat is None:
+            raise TableError("not_at_table", f"You do not hold a seat at table {message.table}")
+        runner.act(seat, message.action)
+
+    async def _ping_loop(self) -> None:
+        while True:
+            await asyncio.sleep(PING_INTERVAL_S)
+            for connection in list(self.connections):
+                if connection.protocol.handshake_done:
+                    with contextlib.suppress(Exception):
+                        connection.ping()
+            for runner in self.runners.values():
+                if runner.attached:
+                    runner.broadcast_presence()

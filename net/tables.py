@@ -1,0 +1,372 @@
+"""A table: one game, its seats, and the authoritative engine state.
+
+This module is the host's bookkeeping without any I/O, so it can be tested
+and replayed on its own. Every change that must survive a restart is first
+handed to the table's *journal* (a callable the host points at the on-disk
+log, see :mod:`net.journal`) and only then applied; :func:`restore` rebuilds
+a table from those records exactly.
+
+Seats are held by secret tokens. A player who drops keeps the seat; after
+the table's takeover grace period a bot may play for them, and hands the seat
+back the moment they return with the token.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import registry
+from engine.bots import default_bot
+from engine.core import Event, Game, IllegalAction, InvalidOptions, Outcome
+
+Journal = Callable[[dict[str, Any]], None]
+"""Where a table writes the records that let it be rebuilt (see :mod:`net.journal`)."""
+
+BOT_NAMES = ("Tom", "Mia", "Felix", "Luna", "Oscar", "Cleo", "Milo", "Nala", "Simba", "Kiki")
+"""Bots are named after cats, with a "Bot" prefix so nobody mistakes them for people."""
+
+DEFAULT_TAKEOVER_S = 30.0
+"""Assumed: how long a dropped player's seat waits before a bot plays for them."""
+
+TOKEN_BYTES = 16
+
+
+class TableError(ValueError):
+    """A request the table cannot grant (full, unknown seat, wrong token...).
+
+    ``code`` is the protocol error code the host sends with the message.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(slots=True)
+class SeatInfo:
+    """Who holds a seat. ``bot`` is set for bot seats and for seats a bot covers."""
+
+    name: str | None = None
+    token: str | None = None
+    bot: str | None = None
+    human: bool = False
+    connected: bool = False
+    dropped_at: float | None = None
+
+    @property
+    def free(self) -> bool:
+        return self.name is None
+
+    def public(self) -> dict[str, Any]:
+        """What everyone may know about the seat (never the token)."""
+        return {
+            "name": self.name,
+            "bot": self.bot is not None,
+            "human": self.human,
+            "connected": self.connected or (self.bot is not None and not self.human),
+            "covered": self.human and self.bot is not None,
+        }
+
+
+@dataclass
+class Table:
+    """A game table. Create with :func:`create` or :func:`restore`."""
+
+    id: str
+    game: Game[Any]
+    options: dict[str, Any]
+    seed: int
+    seats: list[SeatInfo]
+    takeover_s: float
+    journal: Journal
+    state: Any = None
+    version: int = 0
+    created_by: str | None = None
+    spectators: int = 0
+    last_events: list[Event] = field(default_factory=list)
+
+    # Queries -----------------------------------------------------------------
+
+    @property
+    def started(self) -> bool:
+        return self.state is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return None if self.state is None else self.game.outcome(self.state)
+
+    @property
+    def free_seats(self) -> int:
+        return sum(seat.free for seat in self.seats)
+
+    def summary(self) -> dict[str, Any]:
+        """The lobby's line for this table."""
+        outcome = self.outcome
+        status = "waiting" if not self.started else ("over" if outcome else "playing")
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "options": {k: v for k, v in self.options.items() if k != "deck"},
+            "seats": [seat.public() for seat in self.seats],
+            "free": self.free_seats,
+            "status": status,
+            "spectators": self.spectators,
+        }
+
+    def view(self, seat: int | None) -> dict[str, Any] | None:
+        """The engine's view for ``seat`` (``None``: spectator), or ``None`` before the start."""
+        if self.state is None:
+            return None
+        view: dict[str, Any] = self.game.view(self.state, seat)
+        return view
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat ``token`` holds, compared in constant time."""
+        found = None
+        for index, seat in enumerate(self.seats):
+            if seat.token is not None and hmac.compare_digest(seat.token, token):
+                found = index
+        return found
+
+    def deadline(self) -> float | None:
+        return None if self.state is None else self.game.deadline(self.state)
+
+    def bot_seats(self) -> list[int]:
+        """Seats a bot plays now: bot seats, and dropped humans' seats it covers."""
+        return [index for index, seat in enumerate(self.seats) if seat.bot is not None]
+
+    # Seating -----------------------------------------------------------------
+
+    def sit(self, name: str, seat: int | None = None) -> tuple[int, str]:
+        """Seat a new human player; returns the seat and its secret token."""
+        if self.started:
+            raise TableError("table_started", f"Table {self.id} has already started")
+        if seat is None:
+            seat = next((i for i, info in enumerate(self.seats) if info.free), None)
+            if seat is None:
+                raise TableError("table_full", f"Table {self.id} has no free seat")
+        elif not 0 <= seat < len(self.seats):
+            raise TableError(
+                "no_such_seat", f"Table {self.id} has seats 0 to {len(self.seats) - 1}"
+            )
+        elif not self.seats[seat].free:
+            raise TableError("seat_taken", f"Seat {seat} at table {self.id} is taken")
+        taken = {info.name for info in self.seats if info.name}
+        if name in taken:
+            raise TableError("name_taken", f"Someone at table {self.id} is already called {name!r}")
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        self.journal({"r": "seat", "seat": seat, "name": name, "token": token})
+        self.seats[seat] = SeatInfo(name=name, token=token, human=True, connected=True)
+        self.version += 1
+        return seat, token
+
+    def add_bot(self, bot: str | None = None) -> int:
+        """Put a bot in the first free seat."""
+        seat = next((i for i, info in enumerate(self.seats) if info.free), None)
+        if seat is None:
+            raise TableError("table_full", f"Table {self.id} has no free seat")
+        bot = bot or default_bot(self.game.name)
+        taken = {info.name for info in self.seats if info.name}
+        name = next(
+            f"Bot {cat}" for cat in (*BOT_NAMES, *map(str, range(99))) if f"Bot {cat}" not in taken
+        )
+        self.journal({"r": "bot", "seat": seat, "name": name, "bot": bot})
+        self.seats[seat] = SeatInfo(name=name, bot=bot)
+        self.version += 1
+        return seat
+
+    def start_if_full(self) -> bool:
+        """Deal the game once every seat is taken. Returns whether it started now."""
+        if self.started or self.free_seats:
+            return False
+        players = [seat.name or "" for seat in self.seats]
+        self.journal({"r": "start", "players": players})
+        self.state = self.game.new_game(players, self.seed, self.options)
+        self.version += 1
+        return True
+
+    def connect(self, seat: int, now: float) -> None:
+        """A seat's player is (back) online: a covering bot steps aside."""
+        info = self.seats[seat]
+        info.connected, info.dropped_at = True, None
+        if info.human:
+            info.bot = None
+        self.version += 1
+
+    def disconnect(self, seat: int, now: float) -> None:
+        """A seat's player dropped: the seat stays theirs."""
+        info = self.seats[seat]
+        info.connected, info.dropped_at = False, now
+        self.version += 1
+
+    def takeover_due(self, now: float) -> list[int]:
+        """Dropped seats whose grace period has run out and that no bot covers yet."""
+        if self.takeover_s <= 0 or not self.started or self.outcome is not None:
+            return []
+        return [
+            index
+            for index, info in enumerate(self.seats)
+            if info.human
+            and info.bot is None
+            and info.dropped_at is not None
+            and now - info.dropped_at >= self.takeover_s
+        ]
+
+    def cover(self, seat: int) -> None:
+        """Let the game's default bot play for a dropped player until they return."""
+        self.seats[seat].bot = default_bot(self.game.name)
+        self.version += 1
+
+    # Playing -----------------------------------------------------------------
+
+    def act(self, seat: int, action: Mapping[str, Any], now: float) -> list[Event]:
+        """Apply a seat's action: journal it, then change the state. Raises on illegal input."""
+        if self.state is None:
+            raise TableError("not_started", f"Table {self.id} is waiting for players")
+        state, events = self.game.tick(self.state, now)
+        # Validate first: a refused action must leave no trace in the journal.
+        new_state, applied = self.game.apply(state, seat, action, now)
+        events = events + applied
+        self.journal({"r": "act", "seat": seat, "action": dict(action), "now": now})
+        self.state = new_state
+        self.version += 1
+        self.last_events = events
+        return events
+
+    def tick(self, now: float) -> list[Event]:
+        """Fire due timers; journals a tick only when something happened."""
+        if self.state is None:
+            return []
+        new_state, events = self.game.tick(self.state, now)
+        if events or new_state is not self.state:
+            self.journal({"r": "tick", "now": now})
+            self.state = new_state
+            self.version += 1
+            self.last_events = events
+        return events
+
+
+def create(
+    table_id: str,
+    game_name: str,
+    options: Mapping[str, Any] | None,
+    seed: int,
+    journal: Journal,
+    *,
+    seats: int | None = None,
+    takeover_s: float = DEFAULT_TAKEOVER_S,
+    created_by: str | None = None,
+) -> Table:
+    """A new empty table. Options are checked now, so a bad one never creates a table."""
+    try:
+        game = registry.get(game_name)
+    except registry.UnknownGame as error:
+        raise TableError("unknown_game", str(error)) from None
+    count = game.min_players if seats is None else seats
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise TableError("bad_table", "The number of seats is a whole number")
+    if not game.min_players <= count <= game.max_players:
+        raise TableError(
+            "bad_table",
+            f"{game.title} is for {game.min_players} to {game.max_players} players, not {count}",
+        )
+    options = dict(options or {})
+    try:
+        # A throwaway game with placeholder names proves the options are valid.
+        game.new_game([f"P{i}" for i in range(count)], seed, options)
+    except InvalidOptions as error:
+        raise TableError("bad_options", str(error)) from None
+    record = {
+        "r": "table",
+        "id": table_id,
+        "game": game_name,
+        "options": options,
+        "seed": seed,
+        "seats": count,
+        "takeover_s": takeover_s,
+        "created_by": created_by,
+    }
+    journal(record)
+    return Table(
+        id=table_id,
+        game=game,
+        options=options,
+        seed=seed,
+        seats=[SeatInfo() for _ in range(count)],
+        takeover_s=takeover_s,
+        journal=journal,
+        created_by=created_by,
+    )
+
+
+class CorruptJournal(ValueError):
+    """A table's records cannot be replayed (the message says which and why)."""
+
+
+def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
+    """Rebuild a table from its journal records (the ``table`` record first).
+
+    Restored players are marked as dropped (at their table's current time),
+    so they keep their seats and reconnect with their tokens.
+    """
+    iterator = iter(records)
+    header = next(iterator, None)
+    if header is None or header.get("r") != "table":
+        raise CorruptJournal("A table journal must start with its table record")
+    sink: list[dict[str, Any]] = []
+    table = create(
+        header["id"],
+        header["game"],
+        header["options"],
+        header["seed"],
+        sink.append,
+        seats=header["seats"],
+        takeover_s=header.get("takeover_s", DEFAULT_TAKEOVER_S),
+        created_by=header.get("created_by"),
+    )
+    now = 0.0
+    for number, record in enumerate(iterator, start=2):
+        kind = record.get("r")
+        try:
+            if kind == "seat":
+                table.seats[record["seat"]] = SeatInfo(
+                    name=record["name"], token=record["token"], human=True
+                )
+            elif kind == "bot":
+                table.seats[record["seat"]] = SeatInfo(name=record["name"], bot=record["bot"])
+            elif kind == "start":
+                table.start_if_full()
+            elif kind == "act":
+                now = record["now"]
+                table.act(record["seat"], record["action"], now)
+            elif kind == "tick":
+                now = record["now"]
+                table.tick(now)
+            else:
+                raise CorruptJournal(
+                    f"Record {number} of table {table.id} is of unknown kind {kind!r}"
+                )
+        except (KeyError, TypeError, IndexError, IllegalAction, TableError) as error:
+            raise CorruptJournal(
+                f"Record {number} of table {table.id} does not replay: {error}"
+            ) from None
+    for info in table.seats:
+        if info.human:
+            info.connected, info.dropped_at = False, now
+    table.journal = journal
+    table.last_events = []
+    return table
+
+
+def table_clock_start(records: Iterable[Mapping[str, Any]]) -> float:
+    """The table time a restored table resumes from: its last journaled ``now``."""
+    last = 0.0
+    for record in records:
+        if record.get("r") in ("act", "tick"):
+            last = float(record["now"])
+    return last
