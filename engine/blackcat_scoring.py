@@ -37,7 +37,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
@@ -212,7 +212,9 @@ class PileScore:
                 continue
             name = singular if len(cats) == 1 else plural
             parts = [self._describe(cat, labels, values) for cat in cats]
-            lines.append(f"{len(cats)} {name} ({self.points(kind)} points): {', '.join(parts)}")
+            points = self.points(kind)
+            unit = "point" if points == 1 else "points"
+            lines.append(f"{len(cats)} {name} ({points} {unit}): {', '.join(parts)}")
         for queen in self.queens:
             why = "" if queen.matters else " (either value scores the same)"
             lines.append(f"{labels[queen.position]} counts as {queen.value}{why}")
@@ -380,11 +382,19 @@ def score_pile(
     :class:`InvalidCard` for a code that is not a card. Results are cached,
     so scoring the same pile again (every view does) is cheap.
     """
-    return _score_cached(tuple(check_card(card) for card in cards), lucky_tom, music_of_the_night)
+    # Callers may pass anything (views come off the network); the full check of
+    # the codes runs once per distinct pile, on a cache miss.
+    key: tuple[object, ...] = tuple(cards)
+    for card in key:
+        if not isinstance(card, str):
+            check_card(card)
+    return _score_cached(cast(tuple[str, ...], key), lucky_tom, music_of_the_night)
 
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def _score_cached(cards: tuple[str, ...], lucky: bool, music: bool) -> PileScore:
+    for card in cards:
+        check_card(card)
     values = [_value(card, None) for card in cards]
     for group in _queen_groups(cards):
         best_total, best_mask = -1, 0

@@ -244,6 +244,7 @@ T = TypeVar("T")
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_HINTS: dict[type, dict[str, Any]] = {}
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
@@ -311,7 +312,9 @@ def load(kind: Any, data: Any) -> Any:
         value_kind = args[1] if args else Any
         return {key: load(value_kind, value) for key, value in data.items()}
     if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        hints = typing.get_type_hints(kind)
+        hints = _HINTS.get(kind)
+        if hints is None:
+            hints = _HINTS[kind] = typing.get_type_hints(kind)
         values = {name: load(hints[name], data[name]) for name in _field_names(kind)}
         return kind(**values)
     return data

@@ -13,6 +13,7 @@ from engine.core import Game
 # name -> "module:attribute" of the game object.
 _GAMES: dict[str, str] = {
     "catchy": "engine.catchy:GAME",
+    "blackcat": "engine.blackcat:GAME",
 }
 
 

@@ -378,8 +378,7 @@ class Host:
         runner.detach(connection)
         connection.runner = None
         if seat is not None and not runner.table.started:
-            runner.table.seats[seat] = type(runner.table.seats[seat])()
-            runner.table.journal({"r": "unseat", "seat": seat})
+            runner.table.unsit(seat)
             runner.broadcast_presence()
         elif seat is not None:
             runner.table.cover(seat)

@@ -85,6 +85,7 @@ class Table:
     journal: Journal
     state: Any = None
     version: int = 0
+    """Counts journaled changes only, so a restored table has the version it had."""
     created_by: str | None = None
     spectators: int = 0
     last_events: list[Event] = field(default_factory=list)
@@ -165,6 +166,14 @@ class Table:
         self.version += 1
         return seat, token
 
+    def unsit(self, seat: int) -> None:
+        """Free a seat before the game starts (its player left the table)."""
+        if self.started:
+            raise TableError("table_started", f"Table {self.id} has already started")
+        self.journal({"r": "unseat", "seat": seat})
+        self.seats[seat] = SeatInfo()
+        self.version += 1
+
     def add_bot(self, bot: str | None = None) -> int:
         """Put a bot in the first free seat."""
         seat = next((i for i, info in enumerate(self.seats) if info.free), None)
@@ -196,13 +205,11 @@ class Table:
         info.connected, info.dropped_at = True, None
         if info.human:
             info.bot = None
-        self.version += 1
 
     def disconnect(self, seat: int, now: float) -> None:
         """A seat's player dropped: the seat stays theirs."""
         info = self.seats[seat]
         info.connected, info.dropped_at = False, now
-        self.version += 1
 
     def takeover_due(self, now: float) -> list[int]:
         """Dropped seats whose grace period has run out and that no bot covers yet."""
@@ -220,7 +227,6 @@ class Table:
     def cover(self, seat: int) -> None:
         """Let the game's default bot play for a dropped player until they return."""
         self.seats[seat].bot = default_bot(self.game.name)
-        self.version += 1
 
     # Playing -----------------------------------------------------------------
 
@@ -280,7 +286,7 @@ def create(
         # A throwaway game with placeholder names proves the options are valid.
         game.new_game([f"P{i}" for i in range(count)], seed, options)
     except InvalidOptions as error:
-        raise TableError("bad_options", str(error)) from None
+        raise TableError("invalid_options", str(error)) from None
     record = {
         "r": "table",
         "id": table_id,
@@ -339,6 +345,8 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
                 )
             elif kind == "bot":
                 table.seats[record["seat"]] = SeatInfo(name=record["name"], bot=record["bot"])
+            elif kind == "unseat":
+                table.seats[record["seat"]] = SeatInfo()
             elif kind == "start":
                 table.start_if_full()
             elif kind == "act":

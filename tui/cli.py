@@ -24,6 +24,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "tui.commands.selfplay",
         "play whole games between bots (no network, no UI) and count the wins",
     ),
+    "host": ("tui.commands.host", "run a headless host that others join over the LAN"),
+    "discover": ("tui.commands.discover", "list the hosts and tables found on the LAN"),
+    "bot": ("tui.commands.bot", "send bots over the network to play at a host's table"),
 }
 
 

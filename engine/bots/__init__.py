@@ -45,6 +45,7 @@ BotFactory = Callable[[Rng], Bot]
 # game -> {bot name -> "module:factory"}; the first entry is the game's default bot.
 _BOTS: dict[str, dict[str, str]] = {
     "catchy": {"catchy": "engine.bots.catchy:CatchyBot"},
+    "blackcat": {"blackcat": "engine.bots.blackcat:BlackCatBot"},
 }
 
 

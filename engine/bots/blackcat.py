@@ -14,7 +14,7 @@ How it chooses, from the view alone (it never sees the deck):
 1. Ahead by :attr:`call_margin` or more: call the end.
 2. The top card scores in one of its piles: take it into the pile where it
    scores most (counting what the pile's new last card promises, below).
-3. The game stalls (the card is no good to the bot and would score at most
+3. The game stalls (the card scores nothing for the bot and at most
    :attr:`quiet_gain` for anyone else) while the bot is ahead by enough for
    what is left: call. "Enough" shrinks with the deck, from
    :attr:`call_margin` at the start to 1 point at the end.
@@ -122,7 +122,7 @@ class BlackCatBot:
                 if other != seat
                 for pile in seat_piles
             )
-            if rival_gain <= self.quiet_gain and values[best] <= 0:
+            if rival_gain <= self.quiet_gain:
                 return self._decide(call, CALL_FACTOR)
 
         if take is None or (values[best] < 0 and lead < 0):

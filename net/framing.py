@@ -1,0 +1,288 @@
+"""Frames on the wire: a 4-byte length, then one msgpack value, within hard limits.
+
+Why length-prefixed frames and not a streaming :class:`msgpack.Unpacker`:
+
+* The size of a frame is known from its 4-byte header, before its body has
+  arrived, so an oversized frame is refused at once and never buffered.
+  A streaming unpacker only notices when its buffer is already full
+  (``BufferFull``), and cannot tell one huge value from many small ones.
+* Each frame is decoded on its own: "this frame is not valid msgpack" and
+  "this frame has bytes after its value" are exact, per-message errors.
+* Frames can be counted (for the rate limit) before they are decoded, so a
+  flood costs the host almost nothing.
+* A client in another language needs only "write a big-endian uint32, then
+  the packed map".
+
+Inside a frame, msgpack's own limits (``max_str_len``, ``max_array_len``,
+``max_map_len``) refuse long strings and containers while decoding (before
+anything big is allocated); msgpack has no depth limit short of its
+internal stack, so :func:`check_tree` walks the decoded value for nesting
+and for types the protocol does not use (binary, extension types,
+timestamps, non-text map keys).
+
+The limits differ per direction (:data:`CLIENT_LIMITS` bound what clients
+send, :data:`HOST_LIMITS` what the host sends: views are larger than
+intents), so each side decodes with its peer's limits and encodes with its
+own.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Final
+
+import msgpack
+
+HEADER_SIZE: Final = 4
+"""Bytes in a frame header: the body's length as a big-endian unsigned 32-bit integer."""
+
+# Limits on what a client sends (the host refuses more).
+MAX_CLIENT_FRAME: Final = 64 * 1024
+"""Largest frame body a client may send, in bytes."""
+MAX_CLIENT_DEPTH: Final = 8
+"""Deepest nesting of maps and lists in a client message (the message map itself is level 1)."""
+MAX_CLIENT_CONTAINER: Final = 1024
+"""Most items in one list, or entries in one map, of a client message."""
+MAX_CLIENT_STR: Final = 4096
+"""Longest text in a client message, in UTF-8 bytes."""
+MAX_CLIENT_RATE: Final = 100.0
+"""Frames per second a client may send, sustained (a token bucket refilled at this rate)."""
+MAX_CLIENT_BURST: Final = 200
+"""Frames a client may send at once before the sustained rate applies (the bucket's size)."""
+MAX_CLIENT_FLOOD: Final = 200
+"""Frames refused in a row for the rate after which the host closes the connection."""
+
+# Limits on what the host sends (clients refuse more).
+MAX_HOST_FRAME: Final = 4 * 1024 * 1024
+"""Largest frame body the host may send, in bytes."""
+MAX_HOST_DEPTH: Final = 16
+"""Deepest nesting of maps and lists in a host message."""
+MAX_HOST_CONTAINER: Final = 65536
+"""Most items in one list, or entries in one map, of a host message."""
+MAX_HOST_STR: Final = 65536
+"""Longest text in a host message, in UTF-8 bytes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The hard limits on what one side sends (and so on what the other side accepts).
+
+    ``rate`` is ``None`` when the sender is not rate-limited (the host is
+    trusted not to flood its clients); ``burst`` and ``flood`` only matter
+    when it is set.
+    """
+
+    max_frame: int
+    max_depth: int
+    max_container: int
+    max_str: int
+    rate: float | None = None
+    burst: int = 0
+    flood: int = 0
+
+
+CLIENT_LIMITS: Final = Limits(
+    max_frame=MAX_CLIENT_FRAME,
+    max_depth=MAX_CLIENT_DEPTH,
+    max_container=MAX_CLIENT_CONTAINER,
+    max_str=MAX_CLIENT_STR,
+    rate=MAX_CLIENT_RATE,
+    burst=MAX_CLIENT_BURST,
+    flood=MAX_CLIENT_FLOOD,
+)
+"""What a client may send; the host decodes with these."""
+
+HOST_LIMITS: Final = Limits(
+    max_frame=MAX_HOST_FRAME,
+    max_depth=MAX_HOST_DEPTH,
+    max_container=MAX_HOST_CONTAINER,
+    max_str=MAX_HOST_STR,
+)
+"""What the host may send; clients decode with these."""
+
+
+class FrameError(ValueError):
+    """A frame that breaks the framing rules or a limit; ``code`` names the rule.
+
+    The codes are error codes of the protocol (see :mod:`net.messages`):
+    ``frame_too_large``, ``malformed``, ``too_deep``, ``too_long``.
+    """
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class FrameReader:
+    """Cuts a byte stream into frame bodies; feed it any chunks, in order.
+
+    Holds at most one incomplete frame between calls (the caller drains
+    every complete frame with :meth:`next_frame` after each :meth:`feed`).
+    """
+
+    def __init__(self, max_frame: int) -> None:
+        self._max_frame = max_frame
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        self._buffer += data
+
+    def next_frame(self) -> bytes | None:
+        """The next complete frame body, or ``None`` until more bytes arrive.
+
+        Raises :class:`FrameError` (``frame_too_large``) as soon as a header
+        announces a body over the limit, before that body is read.
+        """
+        if len(self._buffer) < HEADER_SIZE:
+            return None
+        size = int.from_bytes(self._buffer[:HEADER_SIZE], "big")
+        if size > self._max_frame:
+            raise FrameError(
+                "frame_too_large",
+                f"A frame of {size} bytes is larger than the {self._max_frame} bytes allowed",
+            )
+        end = HEADER_SIZE + size
+        if len(self._buffer) < end:
+            return None
+        body = bytes(self._buffer[HEADER_SIZE:end])
+        del self._buffer[:end]
+        return body
+
+    @property
+    def pending(self) -> int:
+        """Bytes received but not yet returned as a frame."""
+        return len(self._buffer)
+
+
+_LIMIT_MESSAGE = re.compile(r"(\d+) exceeds max_(str|array|map)_len\((\d+)\)")
+_LIMIT_WORDS = {
+    "str": ("A text of", "bytes"),
+    "array": ("A list of", "items"),
+    "map": ("A map of", "entries"),
+}
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise FrameError("malformed", f"Extension type {code} is not used by this protocol")
+
+
+def decode_body(body: bytes, limits: Limits) -> Any:
+    """The value in one frame body, checked against ``limits``; raises :class:`FrameError`."""
+    try:
+        value = msgpack.unpackb(
+            body,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            ext_hook=_refuse_ext,
+            max_str_len=limits.max_str,
+            max_array_len=limits.max_container,
+            max_map_len=limits.max_container,
+            # Binary and extension values are refused by check_tree/_refuse_ext;
+            # bounding them by the frame keeps a lying header from allocating much.
+            max_bin_len=limits.max_frame,
+            max_ext_len=limits.max_frame,
+        )
+    except FrameError:
+        raise
+    except msgpack.StackError:
+        raise FrameError(
+            "too_deep", f"The message nests deeper than {limits.max_depth} levels"
+        ) from None
+    except UnicodeDecodeError:
+        raise FrameError("malformed", "A text in the frame is not valid UTF-8") from None
+    except msgpack.ExtraData:
+        raise FrameError("malformed", "The frame has bytes after its msgpack value") from None
+    except (ValueError, msgpack.UnpackException) as error:
+        found = _LIMIT_MESSAGE.search(str(error))
+        if found is not None:
+            size, kind, limit = found.groups()
+            what, unit = _LIMIT_WORDS[kind]
+            raise FrameError(
+                "too_long", f"{what} {size} {unit} is longer than the {limit} allowed"
+            ) from None
+        detail = str(error) or type(error).__name__
+        raise FrameError("malformed", f"The frame is not valid msgpack ({detail})") from None
+    check_tree(value, limits, sending=False)
+    return value
+
+
+# --------------------------------------------------------------------------- checking and writing
+
+
+def _kind_name(value: Any) -> str:
+    if isinstance(value, bytes | bytearray | memoryview):
+        return "Binary data"
+    if isinstance(value, msgpack.ExtType):
+        return f"Extension type {value.code}"
+    if isinstance(value, msgpack.Timestamp):
+        return "A msgpack timestamp"
+    return f"A value of type {type(value).__name__}"
+
+
+def check_tree(value: Any, limits: Limits, *, sending: bool) -> None:
+    """Check nesting depth and value types (and, when ``sending``, lengths).
+
+    Only maps with text keys, lists, text, integers, floats, booleans and nil
+    are allowed. When decoding, msgpack has already enforced the lengths;
+    when ``sending``, they are checked here so that a side never sends what
+    its peer would refuse.
+    """
+    max_depth = limits.max_depth
+    max_container = limits.max_container
+    max_str = limits.max_str
+
+    def too_long_text(text: str) -> bool:
+        # Cheap for short texts: only encode when the characters could exceed the bytes.
+        return len(text) * 4 > max_str and len(text.encode("utf-8", "surrogatepass")) > max_str
+
+    def walk(item: Any, depth: int) -> None:
+        if isinstance(item, dict | list | tuple):
+            if depth >= max_depth:
+                raise FrameError("too_deep", f"The message nests deeper than {max_depth} levels")
+            if sending and len(item) > max_container:
+                raise FrameError(
+                    "too_long",
+                    f"A container of {len(item)} items is longer than the {max_container} allowed",
+                )
+            if isinstance(item, dict):
+                for key, member in item.items():
+                    if not isinstance(key, str):
+                        raise FrameError("malformed", f"Map keys are text, not {key!r}")
+                    if sending and too_long_text(key):
+                        raise FrameError("too_long", f"A text is longer than {max_str} bytes")
+                    walk(member, depth + 1)
+            else:
+                for member in item:
+                    walk(member, depth + 1)
+        elif isinstance(item, str):
+            if sending and too_long_text(item):
+                raise FrameError("too_long", f"A text is longer than {max_str} bytes")
+        elif not (item is None or isinstance(item, int | float)):
+            raise FrameError("malformed", f"{_kind_name(item)} is not used by this protocol")
+
+    walk(value, 0)
+
+
+def encode_frame(value: Any, limits: Limits) -> bytes:
+    """One frame (header and body) holding ``value``, which must fit ``limits``.
+
+    Raises :class:`FrameError` when it does not: sending it would only make
+    the peer close the connection.
+    """
+    check_tree(value, limits, sending=True)
+    try:
+        body = msgpack.packb(value, use_bin_type=True)
+    except (OverflowError, ValueError, TypeError) as error:
+        raise FrameError("malformed", f"The message cannot be packed: {error}") from None
+    if len(body) > limits.max_frame:
+        raise FrameError(
+            "frame_too_large",
+            f"A frame of {len(body)} bytes is larger than the {limits.max_frame} bytes allowed",
+        )
+    return len(body).to_bytes(HEADER_SIZE, "big") + body

@@ -1,0 +1,575 @@
+"""The message catalog: every message type, its fields, who sends it, and the error codes.
+
+One table (:data:`CATALOG`) is the schema: each message is a frozen
+dataclass whose annotations *are* its wire fields. ``Annotated`` metadata
+adds bounds (:class:`Text`, :class:`Whole`); a field with a default is
+optional (it may be absent or nil), a field without one is required
+(``X | None`` with no default: required, but may be nil). :func:`parse`
+checks a decoded map against that table and returns the dataclass;
+:func:`to_wire` turns a dataclass back into the map that is sent. Nothing
+else validates fields, so the wire format and the Python types cannot drift
+apart.
+
+Client messages carry an optional ``ref`` (an integer the client chooses);
+the host's reply to that message (and any error it causes) echoes it.
+
+Error codes live in :data:`ERRORS`, also one table: each code says whether
+sending it closes the connection.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Final, Literal
+
+PROTOCOL_VERSION: Final = 1
+"""The protocol version this code speaks (``hello.protocol`` and ``welcome.protocol``)."""
+
+SUPPORTED_VERSIONS: Final = frozenset({PROTOCOL_VERSION})
+"""Versions a host accepts in ``hello``."""
+
+INT64_MIN: Final = -(1 << 63)
+INT64_MAX: Final = (1 << 63) - 1
+
+
+class Side(enum.Enum):
+    """Who sends a message: the host or a client."""
+
+    HOST = "host"
+    CLIENT = "client"
+
+    @property
+    def other(self) -> Side:
+        return Side.CLIENT if self is Side.HOST else Side.HOST
+
+
+# --------------------------------------------------------------------------- field bounds
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A text field of ``low`` to ``high`` characters."""
+
+    low: int = 0
+    high: int = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Whole:
+    """An integer field from ``low`` to ``high`` inclusive (booleans are not integers)."""
+
+    low: int = INT64_MIN
+    high: int = INT64_MAX
+
+
+class MessageError(ValueError):
+    """A decoded value that is not a valid message; ``code`` is the protocol error code.
+
+    ``about`` is the message's type when it had a known one, ``ref`` the
+    client's ``ref`` when it had a valid one, so the error reply can echo them.
+    """
+
+    def __init__(
+        self, code: str, text: str, *, about: str | None = None, ref: int | None = None
+    ) -> None:
+        super().__init__(text)
+        self.code = code
+        self.text = text
+        self.about = about
+        self.ref = ref
+
+
+Check = Callable[[Any], str | None]
+"""A field check: ``None`` when the value is fine, else what it should be (for the error)."""
+
+
+def _check_for(hint: Any, bound: Text | Whole | None) -> Check:
+    """Build the check for one annotation (the few shapes the catalog uses)."""
+    origin = typing.get_origin(hint)
+    if hint is int:
+        low, high = (bound.low, bound.high) if isinstance(bound, Whole) else (INT64_MIN, INT64_MAX)
+
+        def whole(value: Any) -> str | None:
+            ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+            return None if ok else f"a whole number from {low} to {high}"
+
+        return whole
+    if hint is str:
+        short, long = (bound.low, bound.high) if isinstance(bound, Text) else (0, 256)
+
+        def text(value: Any) -> str | None:
+            ok = isinstance(value, str) and short <= len(value) <= long
+            return None if ok else f"text of {short} to {long} characters"
+
+        return text
+    if hint is bool:
+        return lambda value: None if isinstance(value, bool) else "true or false"
+    if origin is Literal:
+        choices = typing.get_args(hint)
+        wanted = " or ".join(repr(choice) for choice in choices)
+        return lambda value: None if isinstance(value, str) and value in choices else wanted
+    if origin is dict:
+        return lambda value: None if isinstance(value, dict) else "a map"
+    if origin is list:
+        (item_hint,) = typing.get_args(hint)
+        item_check = None if item_hint is Any else _check_for(item_hint, None)
+        item_words = "" if item_hint is Any else " of " + _plural(item_hint)
+
+        def items(value: Any) -> str | None:
+            if not isinstance(value, list | tuple):
+                return f"a list{item_words}"
+            if item_check is not None and any(item_check(item) for item in value):
+                return f"a list{item_words}"
+            return None
+
+        return items
+    raise TypeError(f"The message catalog does not support fields of type {hint!r}")
+
+
+def _plural(hint: Any) -> str:
+    if hint is int:
+        return "whole numbers"
+    if typing.get_origin(hint) is dict:
+        return "maps"
+    return "texts"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One wire field of a message type."""
+
+    name: str
+    required: bool
+    nullable: bool
+    check: Check
+
+
+@dataclass(frozen=True, slots=True)
+class MessageSpec:
+    """One message type: its class, who may send it, its fields."""
+
+    name: str
+    cls: type[Message]
+    senders: frozenset[Side]
+    fields: tuple[FieldSpec, ...]
+    by_name: Mapping[str, FieldSpec]
+
+
+CATALOG: dict[str, MessageSpec] = {}
+"""Every message type by its wire ``type``: the one schema of the protocol."""
+
+
+class Message:
+    """Base of every message dataclass; ``TYPE`` is the wire ``type`` field."""
+
+    __slots__ = ()
+    TYPE: ClassVar[str]
+    SENDERS: ClassVar[frozenset[Side]]
+
+
+M = typing.TypeVar("M", bound=type[Message])
+
+
+def _unwrap(hint: Any) -> tuple[Any, Text | Whole | None, bool]:
+    """(base type, bound, nullable) from an annotation like ``Annotated[int, Whole(0)] | None``."""
+    nullable = False
+    bound: Text | Whole | None = None
+    if typing.get_origin(hint) is Annotated:
+        hint, *extras = typing.get_args(hint)
+        bound = next((extra for extra in extras if isinstance(extra, Text | Whole)), None)
+    if typing.get_origin(hint) in (types.UnionType, typing.Union):
+        options = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+        nullable = len(options) < len(typing.get_args(hint))
+        (hint,) = options
+        if typing.get_origin(hint) is Annotated:
+            hint, *extras = typing.get_args(hint)
+            bound = next((extra for extra in extras if isinstance(extra, Text | Whole)), None)
+    return hint, bound, nullable
+
+
+def message(type_: str, *senders: Side) -> Callable[[M], M]:
+    """Register a message dataclass in :data:`CATALOG` under wire type ``type_``."""
+
+    def register(cls: M) -> M:
+        if type_ in CATALOG:
+            raise ValueError(f"Message type {type_!r} is registered twice")
+        hints = typing.get_type_hints(cls, include_extras=True)
+        specs = []
+        for item in dataclasses.fields(cls):  # type: ignore[arg-type]
+            base, bound, nullable = _unwrap(hints[item.name])
+            required = item.default is dataclasses.MISSING
+            specs.append(FieldSpec(item.name, required, nullable, _check_for(base, bound)))
+        cls.TYPE = type_
+        cls.SENDERS = frozenset(senders)
+        fields = tuple(specs)
+        CATALOG[type_] = MessageSpec(
+            type_, cls, cls.SENDERS, fields, {spec.name: spec for spec in fields}
+        )
+        return cls
+
+    return register
+
+
+# Field shapes used below.
+Name = Annotated[str, Text(1, 32)]
+TableId = Annotated[str, Text(1, 64)]
+Token = Annotated[str, Text(1, 128)]
+Ref = Annotated[int, Whole(0, INT64_MAX)]
+Stamp = Annotated[int, Whole(0, INT64_MAX)]
+Seat = Annotated[int, Whole(0, 63)]
+Count = Annotated[int, Whole(0, 64)]
+Role = Literal["player", "spectator"]
+
+# --------------------------------------------------------------------------- client -> host
+
+
+@message("hello", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hello(Message):
+    """The first message of every connection: who is there, and which protocol it speaks."""
+
+    protocol: Annotated[int, Whole(0, INT64_MAX)]
+    name: Name
+    token: Token | None = None
+    ref: Ref | None = None
+
+
+@message("list_tables", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListTables(Message):
+    """Ask for the host's tables (answered by ``tables``)."""
+
+    ref: Ref | None = None
+
+
+@message("create_table", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateTable(Message):
+    """Open a new table of ``game`` (answered by ``created``)."""
+
+    game: Annotated[str, Text(1, 32)]
+    options: dict[str, Any] | None = None
+    seats: Annotated[int, Whole(1, 64)] | None = None
+    bots: Count | None = None
+    ref: Ref | None = None
+
+
+@message("join", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Join(Message):
+    """Sit at a table as a player (optionally a given seat) or watch it (answered by ``joined``)."""
+
+    table: TableId
+    role: Role
+    seat: Seat | None = None
+    ref: Ref | None = None
+
+
+@message("leave", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leave(Message):
+    """Leave a table; a player's seat is given up (answered by ``left``)."""
+
+    table: TableId
+    ref: Ref | None = None
+
+
+@message("action", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Act(Message):
+    """A player's intent at a table; ``action`` is the game's action map.
+
+    For a real-time moment, ``reveal`` names the reveal being answered and
+    ``drawn_ns``/``acted_ns`` are the client's own monotonic clock when that
+    reveal was drawn and when the player acted: all three or none.
+    """
+
+    table: TableId
+    action: dict[str, Any]
+    reveal: Stamp | None = None
+    drawn_ns: Stamp | None = None
+    acted_ns: Stamp | None = None
+    ref: Ref | None = None
+
+    def __post_init__(self) -> None:
+        given = [self.reveal is not None, self.drawn_ns is not None, self.acted_ns is not None]
+        if any(given) and not all(given):
+            raise ValueError("give 'reveal', 'drawn_ns' and 'acted_ns' together or not at all")
+
+
+# --------------------------------------------------------------------------- both ways
+
+
+@message("ping", Side.CLIENT, Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ping(Message):
+    """Ask the peer for a ``pong`` echoing ``id`` and ``t`` (the sender's clock, ns)."""
+
+    id: Annotated[int, Whole(0, INT64_MAX)]
+    t: Annotated[int, Whole(INT64_MIN, INT64_MAX)]
+
+
+@message("pong", Side.CLIENT, Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pong(Message):
+    """The answer to a ``ping``: its ``id`` and ``t``, unchanged."""
+
+    id: Annotated[int, Whole(0, INT64_MAX)]
+    t: Annotated[int, Whole(INT64_MIN, INT64_MAX)]
+
+
+# --------------------------------------------------------------------------- host -> client
+
+
+@message("welcome", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Welcome(Message):
+    """The host's answer to a good ``hello``: its protocol, its name and its games."""
+
+    protocol: Annotated[int, Whole(0, INT64_MAX)]
+    host_name: Annotated[str, Text(1, 64)]
+    games: list[dict[str, Any]]
+
+
+@message("tables", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Tables(Message):
+    """The host's tables (one summary map each); sent on request and when they change."""
+
+    tables: list[dict[str, Any]]
+    ref: Ref | None = None
+
+
+@message("created", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Created(Message):
+    """A table was created for this client's ``create_table``."""
+
+    table: TableId
+    ref: Ref | None = None
+
+
+@message("joined", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Joined(Message):
+    """This connection now sits at ``table`` (``seat`` nil and no token: a spectator)."""
+
+    table: TableId
+    role: Role
+    seat: Seat | None
+    token: Token | None
+    ref: Ref | None = None
+
+
+@message("left", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Left(Message):
+    """This connection is no longer at ``table``."""
+
+    table: TableId
+    ref: Ref | None = None
+
+
+@message("view", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class View(Message):
+    """What this connection may see of a table now, and the events that led there."""
+
+    table: TableId
+    version: Annotated[int, Whole(0, INT64_MAX)]
+    view: dict[str, Any]
+    events: list[dict[str, Any]]
+    reveal: Stamp | None = None
+    outcome: dict[str, Any] | None = None
+
+
+@message("presence", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Presence(Message):
+    """Who sits at a table, whether they are connected, and their round trip."""
+
+    table: TableId
+    seats: list[dict[str, Any]]
+
+
+@message("error", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Error(Message):
+    """Something the client sent was refused; ``code`` is stable, ``message`` is for people."""
+
+    code: Annotated[str, Text(1, 64)]
+    message: Annotated[str, Text(1, 1000)]
+    ref: Ref | None = None
+    about: Annotated[str, Text(1, 64)] | None = None
+
+
+# --------------------------------------------------------------------------- parse and build
+
+
+def _ref_of(value: Mapping[str, Any]) -> int | None:
+    ref = value.get("ref")
+    if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref <= INT64_MAX:
+        return ref
+    return None
+
+
+def parse(value: Any, sender: Side) -> Message:
+    """The message dataclass for a decoded ``value`` sent by ``sender``.
+
+    Raises :class:`MessageError` (``bad_message``, ``unknown_type`` or
+    ``bad_field``) with a sentence saying what is wrong.
+    """
+    if not isinstance(value, dict):
+        raise MessageError("bad_message", "A message is a map with a 'type' field")
+    ref = _ref_of(value)
+    kind = value.get("type")
+    if not isinstance(kind, str):
+        raise MessageError("bad_message", "A message needs a 'type' field (text)", ref=ref)
+    spec = CATALOG.get(kind)
+    if spec is None:
+        raise MessageError("unknown_type", f"There is no message type {kind[:64]!r}", ref=ref)
+    about = spec.name
+    if sender not in spec.senders:
+        (owner,) = spec.senders
+        raise MessageError(
+            "unknown_type",
+            f"The {kind!r} message is sent by the {owner.value}, not the {sender.value}",
+            about=about,
+            ref=ref,
+        )
+    values: dict[str, Any] = {}
+    for name, given in value.items():
+        if name == "type":
+            continue
+        field_spec = spec.by_name.get(name)
+        if field_spec is None:
+            raise MessageError(
+                "bad_field",
+                f"The {kind!r} message has no field {name[:64]!r}",
+                about=about,
+                ref=ref,
+            )
+        if given is None and (field_spec.nullable or not field_spec.required):
+            continue
+        problem = field_spec.check(given)
+        if problem is not None:
+            raise MessageError(
+                "bad_field",
+                f"The field {name!r} of {kind!r} must be {problem}",
+                about=about,
+                ref=ref,
+            )
+        values[name] = given
+    for field_spec in spec.fields:
+        if field_spec.name not in values:
+            if field_spec.required and not (field_spec.nullable and field_spec.name in value):
+                raise MessageError(
+                    "bad_field",
+                    f"The {kind!r} message needs the field {field_spec.name!r}",
+                    about=about,
+                    ref=ref,
+                )
+            values[field_spec.name] = None
+    try:
+        built: Message = spec.cls(**values)
+        return built
+    except ValueError as error:
+        raise MessageError(
+            "bad_field", f"Bad {kind!r} message: {error}", about=about, ref=ref
+        ) from None
+
+
+def to_wire(message: Message) -> dict[str, Any]:
+    """The map sent for ``message``; optional fields that are ``None`` are left out.
+
+    Raises :class:`MessageError` (``bad_field``) when a field breaks the
+    catalog, so a side never sends what its peer would refuse.
+    """
+    spec = CATALOG[message.TYPE]
+    wire: dict[str, Any] = {"type": spec.name}
+    for field_spec in spec.fields:
+        value = getattr(message, field_spec.name)
+        if value is None:
+            if field_spec.required and not field_spec.nullable:
+                raise MessageError(
+                    "bad_field",
+                    f"The {spec.name!r} message needs the field {field_spec.name!r}",
+                    about=spec.name,
+                )
+            if field_spec.required:
+                wire[field_spec.name] = None
+            continue
+        problem = field_spec.check(value)
+        if problem is not None:
+            raise MessageError(
+                "bad_field",
+                f"The field {field_spec.name!r} of {spec.name!r} must be {problem}, "
+                f"not {value!r:.80}",
+                about=spec.name,
+            )
+        wire[field_spec.name] = value
+    return wire
+
+
+# --------------------------------------------------------------------------- error codes
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCode:
+    """A stable error code: whether sending it closes the connection, and when it is sent."""
+
+    code: str
+    closes: bool
+    when: str
+
+
+ERRORS: dict[str, ErrorCode] = {
+    entry.code: entry
+    for entry in (
+        # Framing and decoding (protocol violations: the connection is closed).
+        ErrorCode("frame_too_large", True, "A frame header announces more bytes than allowed."),
+        ErrorCode("malformed", True, "A frame is not one valid msgpack value of allowed types."),
+        ErrorCode("too_deep", True, "Maps and lists nest deeper than allowed."),
+        ErrorCode("too_long", True, "A text, list or map is longer than allowed."),
+        ErrorCode("flooding", True, "Too many frames in a row were refused for the rate."),
+        ErrorCode("handshake_required", True, "The first message was not a valid 'hello'."),
+        ErrorCode("unsupported_version", True, "'hello' asks for a protocol the host lacks."),
+        # Message level (recoverable: the message is dropped, the connection stays).
+        ErrorCode("rate_limited", False, "A frame came faster than the rate limit allows."),
+        ErrorCode("bad_message", False, "A message is not a map with a text 'type'."),
+        ErrorCode("unknown_type", False, "The type is unknown, or is not the client's to send."),
+        ErrorCode("bad_field", False, "A field is missing, unknown, or of the wrong type."),
+        ErrorCode("out_of_order", False, "A message that is not valid now (a second 'hello')."),
+        # Host decisions (sent by the host's logic; recoverable unless marked).
+        ErrorCode("bad_token", False, "'hello' carries a token that holds no seat on this host."),
+        ErrorCode("unknown_game", False, "'create_table' names a game the host does not have."),
+        ErrorCode("invalid_options", False, "'create_table' options are not valid for the game."),
+        ErrorCode("bad_table", False, "'create_table' asks for a seat count the game cannot seat."),
+        ErrorCode("no_such_table", False, "A message names a table the host does not have."),
+        ErrorCode("table_started", False, "'join' as a player at a table already playing."),
+        ErrorCode("table_full", False, "'join' as a player at a table with no free seat."),
+        ErrorCode("no_such_seat", False, "'join' asks for a seat number the table lacks."),
+        ErrorCode("seat_taken", False, "'join' asks for a seat someone else holds."),
+        ErrorCode("name_taken", False, "'join' by a name someone at that table already has."),
+        ErrorCode("not_at_table", False, "'action' or 'leave' for a table the client is not at."),
+        ErrorCode("not_started", False, "'action' at a table still waiting for players."),
+        ErrorCode("illegal_action", False, "The rules do not allow that action now."),
+        ErrorCode("not_your_turn", False, "The seat acted when it was not theirs to act."),
+        ErrorCode("invalid_action", False, "The action map is malformed for this game."),
+        ErrorCode("game_over", False, "The game has ended; no action is accepted."),
+        ErrorCode("claim_refused", False, "A real-time claim's stamps are implausible or stale."),
+        ErrorCode("host_shutdown", True, "The host is shutting down."),
+    )
+}
+"""Every error code of the protocol; ``closes`` says whether the connection ends after it."""
+
+
+def closes(code: str) -> bool:
+    """Whether an ``error`` with ``code`` ends the connection (unknown codes: no)."""
+    entry = ERRORS.get(code)
+    return entry is not None and entry.closes

@@ -1,0 +1,65 @@
+"""``clowder bot HOST[:PORT] --table ID``: bots that join over the network and play."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from tui.commands import UsageError
+from tui.commands.address import parse_address
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "address", metavar="HOST[:PORT]", help="the host to join (default port 7707)"
+    )
+    parser.add_argument(
+        "--table",
+        required=True,
+        metavar="ID",
+        help="the table to join, e.g. t1 (see 'clowder discover')",
+    )
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=1,
+        metavar="N",
+        help="how many bots join (default: %(default)s)",
+    )
+    parser.add_argument("--bot", metavar="NAME", help="which bot plays (default: the game's best)")
+    parser.add_argument(
+        "--delay",
+        type=float,
+        default=0.3,
+        metavar="S",
+        help="seconds each bot waits before it acts (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--name", default="NetBot", help="name prefix of the bots (default: %(default)s)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from net.client import ClientError
+    from net.netbot import play_seats
+
+    host, port = parse_address(args.address)
+    if not 1 <= args.seats <= 10:
+        raise UsageError(f"--seats is 1 to 10, not {args.seats}")
+    if args.delay < 0:
+        raise UsageError("--delay cannot be negative")
+    names = [f"{args.name} {i + 1}" for i in range(args.seats)]
+    try:
+        outcomes = asyncio.run(
+            play_seats(
+                host, port, args.table, args.seats, bot=args.bot, delay_s=args.delay, names=names
+            )
+        )
+    except ClientError as error:
+        print(f"clowder bot: {error.message}", flush=True)
+        return 1
+    except ValueError as error:  # an unknown bot name
+        raise UsageError(str(error)) from None
+    outcome = outcomes[0]
+    print(f"game over: scores {outcome['scores']}, winning seats {outcome['winners']}", flush=True)
+    return 0

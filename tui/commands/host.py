@@ -1,0 +1,137 @@
+"""``clowder host``: the headless host, for a machine nobody plays on.
+
+It resumes the tables in its state directory, opens the ``--table`` tables
+(each spec is kept open: a resumed unfinished table of that game counts),
+advertises itself on the LAN unless ``--no-discovery``, and logs joins,
+starts and results to stdout. SIGINT or SIGTERM shut it down cleanly: the
+service is unregistered, clients are told, journals are closed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import socket
+import time
+from collections import Counter
+from pathlib import Path
+
+from tui.commands import UsageError
+from tui.commands.address import DEFAULT_PORT
+from tui.commands.tablespec import TableSpec, parse_table_spec
+
+
+def default_state_dir() -> Path:
+    from platformdirs import user_state_dir
+
+    return Path(user_state_dir("clowder")) / "host"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help="TCP port (default: %(default)s; 0: any free port)",
+    )
+    parser.add_argument(
+        "--bind", default="0.0.0.0", metavar="ADDR", help="address to listen on (default: all)"
+    )
+    parser.add_argument("--name", help="the host's name in lobbies (default: this machine's name)")
+    parser.add_argument(
+        "--table",
+        action="append",
+        default=[],
+        metavar="GAME[:opt=val,...]",
+        help="open a table (repeatable); table keys seats=N, bots=N, takeover=SECONDS, "
+        "and the game's own options, e.g. catchy:target=5,bots=1",
+    )
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        metavar="DIR",
+        help="where table journals live (default: the user's state dir)",
+    )
+    parser.add_argument(
+        "--no-discovery", action="store_true", help="do not advertise on the LAN (join by address)"
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        metavar="S",
+        help="seconds a bot waits before it acts (default: %(default)s)",
+    )
+
+
+def log(line: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')} {line}", flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.port < 65536:
+        raise UsageError(f"--port {args.port} is not a port number (0-65535)")
+    if args.bot_delay < 0:
+        raise UsageError("--bot-delay cannot be negative")
+    try:
+        socket.inet_aton(args.bind)
+    except OSError:
+        raise UsageError(f"--bind {args.bind!r} is not an IPv4 address") from None
+    specs = [parse_table_spec(text) for text in args.table]
+    try:
+        asyncio.run(serve(args, specs))
+    except OSError as error:
+        log(f"cannot host: {error}")
+        return 1
+    return 0
+
+
+async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
+    from net.host import Host
+    from net.tables import TableError
+
+    host = Host(
+        name=args.name,
+        bind=args.bind,
+        port=args.port,
+        state_dir=args.state_dir or default_state_dir(),
+        bot_delay_s=args.bot_delay,
+        log=log,
+    )
+    await host.start()
+    open_games = Counter(
+        r.table.game.name for r in host.runners.values() if r.table.outcome is None
+    )
+    for spec in specs:
+        if open_games[spec.game] > 0:
+            open_games[spec.game] -= 1
+            continue
+        try:
+            host.create_table(
+                spec.game, spec.options, seats=spec.seats, bots=spec.bots, created_by="host"
+            )
+        except TableError as error:
+            log(f"cannot open table {spec.game}: {error}")
+    advertiser = None
+    if not args.no_discovery:
+        advertiser = await start_advertiser(host)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        log("shutting down")
+        if advertiser is not None:
+            with contextlib.suppress(Exception):
+                await advertiser.stop()
+        await host.close()
+
+
+async def start_advertiser(host: object) -> object:
+    from net.advertise import advertise_host
+
+    return await advertise_host(host, log=log)
