@@ -103,15 +103,22 @@ class Client:
         self._ping_ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
         self._closed = False
+        self._early: list[Message] = []
 
     # Connecting ---------------------------------------------------------------
 
     async def connect(self) -> Welcome:
         """Connect and handshake; afterwards the client keeps itself connected."""
         welcome = await self._open()
+        self._deliver_early()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._run()), loop.create_task(self._ping_loop())]
         return welcome
+
+    def _deliver_early(self) -> None:
+        early, self._early = self._early, []
+        for message in early:
+            self._deliver(message)
 
     async def _open(self) -> Welcome:
         try:
@@ -123,6 +130,7 @@ class Client:
                 "unreachable", f"Cannot reach {self.host}:{self.port}: {error}"
             ) from None
         self._protocol = ClientProtocol()
+        self._early = []  # what came with the welcome, delivered after it
         self.welcome = None
         self._reader, self._writer = reader, writer
         self._protocol.send(Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token))
@@ -147,9 +155,9 @@ class Client:
                     if self.welcome is None or self._protocol.should_close:
                         writer.close()
                         raise ClientError(event.message.code, event.message.message)
-                    self._deliver(event.message)
+                    self._early.append(event.message)
                 elif isinstance(event, MessageReceived):
-                    self._deliver(event.message)
+                    self._early.append(event.message)
                 else:
                     writer.close()
                     raise ClientError(event.code, event.text)
@@ -321,6 +329,7 @@ class Client:
                     self.token = None
                 continue
             self._deliver(ConnectionState(True, f"Reconnected to {self.host}:{self.port}"))
+            self._deliver_early()
             return
 
     async def _ping_loop(self) -> None:

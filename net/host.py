@@ -133,7 +133,7 @@ class Host:
         self._journals: dict[str, Any] = {}
         self._server: asyncio.Server | None = None
         self._ping_task: asyncio.Task[None] | None = None
-        self._table_numbers = itertools.count(1)
+        self._next_table = 1
         self.on_tables_changed: Callable[[], None] | None = None
 
     # Lifecycle -----------------------------------------------------------------
@@ -185,7 +185,7 @@ class Host:
             )
             self.runners[table_id] = self._runner(table, last_now)
             number = int(table_id[1:]) if table_id[1:].isdigit() else 0
-            self._table_numbers = itertools.count(max(number + 1, next(self._table_numbers)))
+            self._next_table = max(self._next_table, number + 1)
 
     def _runner(self, table: Any, clock_start: float = 0.0) -> TableRunner:
         return TableRunner(
@@ -221,7 +221,7 @@ class Host:
             takeover_s = float(takeover)
         except (TypeError, ValueError):
             raise TableError("invalid_options", f"takeover is seconds, not {takeover!r}") from None
-        table_id = f"t{next(self._table_numbers)}"
+        table_id = f"t{self._next_table}"  # taken only if the table is created
         journal: Any = self.state.open(table_id) if self.state else None
         sink = journal.append if journal else (lambda record: None)
         try:
@@ -249,6 +249,7 @@ class Host:
             raise
         if journal is not None:
             self._journals[table_id] = journal
+        self._next_table += 1
         runner = self.runners[table_id] = self._runner(table)
         self.log(
             f"[{table_id}] new {table.game.title} table, {len(table.seats)} seats, {bots} bot(s)"

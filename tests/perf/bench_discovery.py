@@ -9,7 +9,8 @@ two machines on a bridge), so no packet leaves this machine. Cases:
   h1; a browser starts on h2 (fresh zeroconf, empty cache) and we time
   until it lists the host, with zeroconf's own first query only
   (``immediate_query=False``) and with :class:`net.discovery.Browser`'s
-  immediate QU query (what Clowder uses).
+  immediate QU + QM queries (what Clowder uses); and once more with the
+  browser on the host's own machine (``browser_start_same_machine``).
 - ``host_start``: a browser runs on h2; a host starts on h1 and we time from
   the start of ``Advertiser.start()`` to the browser's ADDED event. The two
   processes share the kernel's monotonic clock (network namespaces do not
@@ -26,8 +27,8 @@ from typing import Any
 from tests.net.netns import ChildFailed, LineReader, MiniLan, python_command
 from tests.perf.report import Report
 
-FULL = {"pings": 200, "browser_runs": 20, "host_runs": 12}
-QUICK = {"pings": 20, "browser_runs": 3, "host_runs": 2}
+FULL = {"pings": 200, "browser_runs": 20, "same_machine_runs": 10, "host_runs": 12}
+QUICK = {"pings": 20, "browser_runs": 3, "same_machine_runs": 2, "host_runs": 2}
 PROTOCOL_VERSION = 1
 READ_TIMEOUT_S = 60.0
 
@@ -104,7 +105,7 @@ async def main():
         async with Browser(on_event=on_event, immediate_query={immediate}):
             listed = await asyncio.wait_for(found, 20)
         print(json.dumps((listed - started) * 1000), flush=True)
-        await asyncio.sleep(0.2)
+        await asyncio.sleep({pause})
 
 asyncio.run(main())
 """
@@ -176,9 +177,11 @@ def _multicast_rtt(lan: MiniLan, pings: int) -> list[float]:
     return rtts
 
 
-def _browser_start(lan: MiniLan, runs: int, immediate: bool) -> list[float]:
-    code = _BROWSER_RUNS.format(runs=runs, immediate=immediate)
-    browser = LineReader(lan.spawn(2, python_command(code)))
+def _browser_start(
+    lan: MiniLan, runs: int, immediate: bool, machine: int = 2, pause: float = 0.2
+) -> list[float]:
+    code = _BROWSER_RUNS.format(runs=runs, immediate=immediate, pause=pause)
+    browser = LineReader(lan.spawn(machine, python_command(code)))
     samples = [float(browser.next(READ_TIMEOUT_S)) for _ in range(runs)]
     browser.process.wait(timeout=30)
     return samples
@@ -211,6 +214,10 @@ def measure(quick: bool) -> Report:
         _expect_ready(LineReader(host))
         default = _browser_start(lan, sizes["browser_runs"], immediate=False)
         immediate = _browser_start(lan, sizes["browser_runs"], immediate=True)
+        # Spaced 1.2 s apart: a responder multicasts a record at most once a second.
+        same_machine = _browser_start(
+            lan, sizes["same_machine_runs"], immediate=True, machine=1, pause=1.2
+        )
         assert host.stdin is not None
         host.stdin.close()
         host.wait(timeout=30)
@@ -219,12 +226,14 @@ def measure(quick: bool) -> Report:
         _row("multicast_rtt", rtts),
         _row("browser_start_default", default),
         _row("browser_start", immediate),
+        _row("browser_start_same_machine", same_machine),
         _row("host_start", host_start),
     ]
     notes = [
         "multicast_rtt: UDP multicast ping h2 -> pong h1 (baseline, same run)",
         "browser_start_default: zeroconf's first query only (20-120 ms jitter)",
-        "browser_start: net.discovery.Browser with its immediate QU query (used)",
+        "browser_start: net.discovery.Browser with its immediate QU + QM queries (used)",
+        "browser_start_same_machine: the same, browser and host both on h1",
         "host_start: Advertiser.start() on h1 to ADDED in a running Browser on h2",
     ]
     return Report("discovery", ["case", "p50_ms", "p90_ms", "runs"], rows, notes)
