@@ -17,10 +17,16 @@ import socket
 import time
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.commands import UsageError
 from tui.commands.address import DEFAULT_PORT
 from tui.commands.tablespec import TableSpec, parse_table_spec
+
+if TYPE_CHECKING:
+    from net.host import Host
+
+KEEP_OPEN_CHECK_S = 1.0
 
 
 def default_state_dir() -> Path:
@@ -90,7 +96,6 @@ def run(args: argparse.Namespace) -> int:
 
 async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
     from net.host import Host
-    from net.tables import TableError
 
     host = Host(
         name=args.name,
@@ -101,6 +106,35 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         log=log,
     )
     await host.start()
+    keep_open(host, specs)
+    advertiser = None
+    if not args.no_discovery:
+        advertiser = await start_advertiser(host)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), KEEP_OPEN_CHECK_S)
+            keep_open(host, specs)
+    finally:
+        log("shutting down")
+        if advertiser is not None:
+            with contextlib.suppress(Exception):
+                await advertiser.stop()
+        await host.close()
+
+
+def keep_open(host: Host, specs: list[TableSpec]) -> None:
+    """Open a table for every ``--table`` spec that has no unfinished table of its game.
+
+    A resumed table counts, so restarting the host does not add tables; a
+    finished one does not, so a host on a spare box always has a game to join.
+    """
+    from net.tables import TableError
+
     open_games = Counter(
         r.table.game.name for r in host.runners.values() if r.table.outcome is None
     )
@@ -114,21 +148,6 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
             )
         except TableError as error:
             log(f"cannot open table {spec.game}: {error}")
-    advertiser = None
-    if not args.no_discovery:
-        advertiser = await start_advertiser(host)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        log("shutting down")
-        if advertiser is not None:
-            with contextlib.suppress(Exception):
-                await advertiser.stop()
-        await host.close()
 
 
 async def start_advertiser(host: object) -> object:
