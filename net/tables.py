@@ -343,10 +343,13 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
                 table.seats[record["seat"]] = SeatInfo(
                     name=record["name"], token=record["token"], human=True
                 )
+                table.version += 1
             elif kind == "bot":
                 table.seats[record["seat"]] = SeatInfo(name=record["name"], bot=record["bot"])
+                table.version += 1
             elif kind == "unseat":
                 table.seats[record["seat"]] = SeatInfo()
+                table.version += 1
             elif kind == "start":
                 table.start_if_full()
             elif kind == "act":
