@@ -303,6 +303,7 @@ class BlackCat(Game[BlackCatState]):
         """What ``seat`` sees; everything except the cards under the top one.
 
         Fields: ``game`` (str), ``seat`` (int | None), ``players`` (list[str]),
+        ``phase`` ("play" | "over"),
         ``top`` (card code | None), ``reveal`` (int | None: the top card's
         reveal id), ``deck_left`` (int, the top card included), ``deck_size``
         (52 or 104), ``piles`` (per seat, two maps ``{"cards", "score",
@@ -320,6 +321,7 @@ class BlackCat(Game[BlackCatState]):
             "game": self.name,
             "seat": seat,
             "players": list(state.players),
+            "phase": "play" if outcome is None else "over",
             "top": top,
             "reveal": state.reveal if top is not None else None,
             "deck_left": len(state.deck),

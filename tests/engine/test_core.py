@@ -218,3 +218,16 @@ def test_every_registered_game_describes_itself() -> None:
         info = registry.get(name).describe()
         assert info["name"] == name and info["min_players"] <= info["max_players"]
         assert any(option["name"] == "deck" for option in info["options"])
+
+
+def test_every_game_view_has_the_common_keys() -> None:
+    """The keys net/PROTOCOL.md promises for every game's view."""
+    for name in registry.names():
+        game = registry.get(name)
+        players = [f"P{i}" for i in range(game.min_players)]
+        state = game.new_game(players, 1)
+        for seat in [None, *range(len(players))]:
+            view = game.view(state, seat)
+            for key in ("game", "players", "seat", "phase", "legal", "log", "outcome"):
+                assert key in view, (name, key)
+            assert view["game"] == name and view["seat"] == seat
