@@ -343,6 +343,7 @@ def test_view_shape() -> None:
     view = GAME.view(state, 1)
     assert set(view) == {
         "game",
+        "phase",
         "seat",
         "players",
         "top",
