@@ -32,12 +32,15 @@ The API, all of it:
     seconds (it feeds the rate limit, nothing else).
 ``events_received() -> list[MessageReceived | ProtocolError]``
     What the bytes fed since the last call produced, in order.
-``send(message)``
+``send(message, frame=None)``
     Queue a message (a :mod:`net.messages` dataclass). Raises
     :class:`SendError` for a message this side may not send now or that
     breaks the catalog or the limits: that is a bug in the caller, not the
     peer. The host's first message after ``hello`` must be ``welcome`` (or
-    an ``error``). Does nothing once :attr:`should_close` is set.
+    an ``error``). Does nothing once :attr:`should_close` is set. ``frame``
+    is the message pre-encoded by ``encode(message)``, for broadcasts.
+``encode(message) -> bytes``
+    The frame for ``message`` within this side's limits, without sending it.
 ``send_error(code, text, about=None)`` (host only)
     Queue an ``error``; a code whose entry in :data:`net.messages.ERRORS`
     closes sets :attr:`should_close`. ``about`` is the message being refused
@@ -218,19 +221,26 @@ class _Protocol:
         self._out.clear()
         return data
 
-    def send(self, message: Message) -> None:
-        """Queue ``message``; raises :class:`SendError` if this side may not send it now."""
+    def send(self, message: Message, frame: bytes | None = None) -> None:
+        """Queue ``message``; raises :class:`SendError` if this side may not send it now.
+
+        ``frame`` is ``message`` already encoded by :meth:`encode` with the same
+        limits: a broadcast encodes a view that several peers share only once.
+        """
         if self._should_close:
             return
         if self.side not in message.SENDERS:
             raise SendError(f"The {self.side.value} does not send {message.TYPE!r} messages")
         self._check_send_order(message)
+        self._out += frame if frame is not None else self.encode(message)
+        self._sent(message)
+
+    def encode(self, message: Message) -> bytes:
+        """``message`` as a frame within this side's outgoing limits (no state changes)."""
         try:
-            frame = encode_frame(to_wire(message), self._outgoing)
+            return encode_frame(to_wire(message), self._outgoing)
         except (FrameError, MessageError) as error:
             raise SendError(f"Cannot send {message.TYPE!r}: {error}") from None
-        self._out += frame
-        self._sent(message)
 
     # Steps -----------------------------------------------------------------
 

@@ -677,3 +677,24 @@ def test_every_message_field_error_code_and_limit_is_written_down() -> None:
         assert f"{value}" in text
     for value in (HOST_LIMITS.max_frame, HOST_LIMITS.max_depth, HOST_LIMITS.max_container):
         assert f"{value}" in text
+
+
+def test_a_pre_encoded_frame_is_sent_as_is_and_still_ordered() -> None:
+    from net.messages import PROTOCOL_VERSION, Hello, Tables, Welcome
+    from net.protocol import ClientProtocol, HostProtocol, SendError
+
+    host = HostProtocol()
+    message = Tables(tables=[{"id": "t1"}])
+    frame = host.encode(message)
+    with pytest.raises(SendError):
+        host.send(message, frame)  # before the handshake, even a pre-encoded frame is refused
+    client = ClientProtocol()
+    client.send(Hello(protocol=PROTOCOL_VERSION, name="Ann"))
+    host.receive_data(client.data_to_send(), 0.0)
+    host.events_received()
+    host.send(Welcome(protocol=PROTOCOL_VERSION, host_name="h", games=[]))
+    host.send(message, frame)
+    data = host.data_to_send()
+    assert data.endswith(frame)
+    client.receive_data(data, 0.0)
+    assert [type(e.message).__name__ for e in client.events_received()] == ["Welcome", "Tables"]
