@@ -13,6 +13,11 @@ directory resumes every table exactly; players reconnect with their tokens.
 
 The same class runs headless (``clowder host``) and embedded in a player's
 TUI (``clowder play``): only the ``log`` callback and the bind address differ.
+
+Each connection keeps a :class:`~net.clock.ClockEstimate` fed by the host's
+pings (fast until it is ready, then steady); at a real-time table an
+``action`` carrying ``reveal``/``drawn_ns``/``acted_ns`` is a claim that goes
+to the table's arbiter, stamped with the time its bytes were read.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 
 from engine import registry
 from engine.core import IllegalAction
+from net.clock import PING_INTERVAL_NS, ClockEstimate
 from net.journal import StateDir
 from net.messages import (
     PROTOCOL_VERSION,
@@ -48,12 +54,21 @@ from net.messages import (
     Welcome,
 )
 from net.protocol import HostProtocol, MessageReceived, ProtocolError
+from net.realtime import STAMPS_NEEDED, rtt_only_sample
 from net.runner import BOT_DELAY_S, TableRunner
 from net.tables import DEFAULT_TAKEOVER_S, CorruptJournal, TableError, create, restore
 
 DEFAULT_PORT = 7707
 READ_CHUNK = 65536
-PING_INTERVAL_S = 2.0
+PRESENCE_INTERVAL_S = 2.0
+"""How often each table's presence (with the players' round trips) is sent out."""
+
+PING_POLL_S = 0.1
+"""Longest pause of the ping loop, so a new connection is pinged at once."""
+
+MAX_UNANSWERED_FAST = 3
+"""After this many pings in a row without an answer, a connection is pinged at the steady
+pace only (a client that never answers is not pinged five times a second forever)."""
 MAX_WRITE_BUFFER = 4 * 1024 * 1024
 """A peer that lets this much pile up unread is dropped: one slow client cannot grow the host."""
 
@@ -73,6 +88,11 @@ class Connection:
         self._rtt_ms: float | None = None
         self._ping_ids = itertools.count(1)
         self._pings: dict[int, int] = {}
+        self._unanswered = 0
+        self.clock = ClockEstimate()
+        """This connection's round trip and jitter, for the real-time arbiter."""
+        self.read_ns = 0
+        """Host clock when the bytes being handled were read (a claim's arrival time)."""
         peer = writer.get_extra_info("peername")
         self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
 
@@ -95,18 +115,30 @@ class Connection:
                 self.host.log(f"{self.name} ({self.address}) is not reading; dropping it")
                 self.writer.transport.abort()
 
+    def next_ping_ns(self, now_ns: int) -> int:
+        """When this connection is due a ping: the clock estimate's pace, slowed if unanswered."""
+        due = self.clock.next_ping_ns(now_ns)
+        if self._unanswered >= MAX_UNANSWERED_FAST and self._pings:
+            due = max(due, max(self._pings.values()) + PING_INTERVAL_NS)
+        return due
+
     def ping(self) -> None:
         ping_id = next(self._ping_ids)
         sent = time.monotonic_ns()
         self._pings[ping_id] = sent
         if len(self._pings) > 8:
             self._pings.pop(min(self._pings))
+        self._unanswered += 1
+        self.clock.note_ping_sent(sent)
         self.send(Ping(id=ping_id, t=sent))
 
     def pong(self, message: Pong) -> None:
         sent = self._pings.pop(message.id, None)
         if sent is not None and sent == message.t:
-            self._rtt_ms = (time.monotonic_ns() - sent) / 1e6
+            received = self.read_ns or time.monotonic_ns()
+            self._rtt_ms = (received - sent) / 1e6
+            self._unanswered = 0
+            self.clock.add_sample(*rtt_only_sample(sent, received))
 
 
 class Host:
@@ -120,12 +152,15 @@ class Host:
         port: int = DEFAULT_PORT,
         state_dir: Path | None = None,
         bot_delay_s: float = BOT_DELAY_S,
+        bot_reaction_scale: float = 1.0,
         log: Callable[[str], None] = print,
     ) -> None:
         self.name = name or socket.gethostname()
         self.bind = bind
         self.port = port
         self.bot_delay_s = bot_delay_s
+        self.bot_reaction_scale = bot_reaction_scale
+        """Real-time tables: bots' reaction times are multiplied by this (tests and demos)."""
         self.log = log
         self.state = StateDir(state_dir) if state_dir is not None else None
         self.runners: dict[str, TableRunner] = {}
@@ -192,6 +227,7 @@ class Host:
             table,
             clock_start=clock_start,
             bot_delay_s=self.bot_delay_s,
+            bot_reaction_scale=self.bot_reaction_scale,
             log=self.log,
             on_change=lambda _runner: self._tables_changed(),
         )
@@ -269,6 +305,7 @@ class Host:
                 data = await reader.read(READ_CHUNK)
                 if not data:
                     break
+                connection.read_ns = time.monotonic_ns()
                 connection.protocol.receive_data(data, loop.time())
                 for event in connection.protocol.events_received():
                     if isinstance(event, ProtocolError):
@@ -391,15 +428,37 @@ class Host:
         seat = runner.seat_of(connection) if connection.runner is runner else None
         if seat is None:
             raise TableError("not_at_table", f"You do not hold a seat at table {message.table}")
+        if runner.realtime:
+            if (
+                message.reveal is not None
+                and message.drawn_ns is not None
+                and message.acted_ns is not None
+            ):
+                reaction = message.acted_ns - message.drawn_ns
+                runner.claim(seat, message.action, message.reveal, reaction, connection.read_ns)
+                return
+            if "reveal" in message.action:
+                raise TableError("claim_refused", STAMPS_NEEDED)
+        # Turn-based tables ignore stamps; a real-time action without a reveal (a call) applies.
         runner.act(seat, message.action)
 
     async def _ping_loop(self) -> None:
+        """Ping each connection when its clock estimate wants it; send presence now and then."""
+        loop = asyncio.get_running_loop()
+        next_presence = loop.time() + PRESENCE_INTERVAL_S
         while True:
-            await asyncio.sleep(PING_INTERVAL_S)
+            now = time.monotonic_ns()
+            wake = now + int(PING_POLL_S * 1e9)
             for connection in list(self.connections):
-                if connection.protocol.handshake_done:
+                if not connection.protocol.handshake_done:
+                    continue
+                if connection.next_ping_ns(now) <= now:
                     with contextlib.suppress(Exception):
                         connection.ping()
-            for runner in self.runners.values():
-                if runner.attached:
-                    runner.broadcast_presence()
+                wake = min(wake, max(connection.next_ping_ns(now), now))
+            if loop.time() >= next_presence:
+                next_presence = loop.time() + PRESENCE_INTERVAL_S
+                for runner in self.runners.values():
+                    if runner.attached:
+                        runner.broadcast_presence()
+            await asyncio.sleep(max(0.005, (wake - now) / 1e9))

@@ -3,11 +3,18 @@
 Each bot is an ordinary :class:`~net.client.Client`: it joins a table, gets
 its seat's view and nothing else, and sends the action its engine bot picks.
 They exist for LAN tests and soak runs, and to fill seats from another box.
+
+At a real-time table (the view carries a ``reveal``) a bot plays like a
+person at a terminal: it stamps ``drawn_ns`` when the view arrives, waits its
+brain's ``reaction_s`` (set by each choice), stamps ``acted_ns`` and sends the
+claim with the three stamps, so the host's arbiter can rank it fairly. At a
+turn-based table it waits ``delay_s`` and sends the action plainly.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -45,25 +52,43 @@ async def play_seat(
         log(f"{name} sits at seat {joined.seat} of {table} ({game})")
         last_version = -1
         while True:
-            message = await client.incoming.get()
-            if isinstance(message, ConnectionState):
-                log(f"{name}: {message.detail}")
-                last_version = -1  # an action sent just before a drop may be lost: act again
-            elif isinstance(message, Error):
-                log(f"{name}: the host refused: {message.message}")
-            elif isinstance(message, View) and message.table == table:
-                if message.outcome is not None:
-                    return message.outcome
-                if message.version <= last_version:
-                    continue
-                last_version = message.version
-                action = brain.choose(message.view)
-                if action is not None:
+            view = None
+            # Take every message already waiting: a bot that waited out its reaction
+            # acts on what is on the table now, not on a card taken meanwhile.
+            batch = [await client.incoming.get()]
+            while not client.incoming.empty():
+                batch.append(client.incoming.get_nowait())
+            for message in batch:
+                if isinstance(message, ConnectionState):
+                    log(f"{name}: {message.detail}")
+                    last_version = -1  # an action sent just before a drop may be lost: act again
+                elif isinstance(message, Error):
+                    log(f"{name}: the host refused: {message.message}")
+                elif isinstance(message, View) and message.table == table:
+                    view = message
+            if view is None:
+                continue
+            if view.outcome is not None:
+                return view.outcome
+            if view.version <= last_version:
+                continue
+            last_version = view.version
+            drawn_ns = time.monotonic_ns()
+            action = brain.choose(view.view)
+            if action is None:
+                continue
+            try:
+                if view.reveal is None:
                     await asyncio.sleep(delay_s)
-                    try:
-                        await client.act(table, action)
-                    except ClientError as error:  # dropped: the host resends the view on return
-                        log(f"{name}: {error.message}")
+                    await client.act(table, action)
+                else:
+                    await asyncio.sleep(float(getattr(brain, "reaction_s", delay_s)))
+                    acted_ns = time.monotonic_ns()
+                    await client.act(
+                        table, action, reveal=view.reveal, drawn_ns=drawn_ns, acted_ns=acted_ns
+                    )
+            except ClientError as error:  # dropped: the host resends the view on return
+                log(f"{name}: {error.message}")
     finally:
         await client.close()
 

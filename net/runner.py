@@ -8,18 +8,35 @@ after every change sends each attached peer *its own* view: players their
 seat's, spectators the public one. Hidden cards never reach a peer because
 the only things sent are ``game.view(state, seat)`` and the events visible to
 that seat.
+
+At a real-time table (a game whose views carry ``"reveal"``, like Black Cat)
+nobody takes turns: after each broadcast the runner opens the arbiter for
+the revealed moment (:mod:`net.realtime`), takes stamped claims from players
+and, after their reaction time, from its bots, and at the arbiter's deadline
+applies the winning claim and tells the table why it won.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.bots import Bot, make_bot
 from engine.core import Event, IllegalAction, visible_events
+from net.arbiter import NO_LAG, Arbiter, LagSource, Refused
 from net.messages import Message, Presence, View
+from net.realtime import (
+    UNMEASURED,
+    Referee,
+    Sync,
+    bot_reaction_ns,
+    claim_problem,
+    is_realtime,
+    reveal_of,
+)
 from net.tables import Table, TableError
 
 BOT_DELAY_S = 0.6
@@ -39,6 +56,12 @@ class Peer(Protocol):
     def rtt_ms(self) -> float | None: ...
 
 
+def lag_of(peer: Peer) -> LagSource:
+    """A peer's lag figures for the arbiter: its clock estimate, if it has one."""
+    clock = getattr(peer, "clock", None)
+    return UNMEASURED if clock is None else clock
+
+
 @dataclass(eq=False)
 class Attachment:
     """A peer at this table: its seat (``None``: spectator)."""
@@ -56,11 +79,16 @@ class TableRunner:
         *,
         clock_start: float = 0.0,
         bot_delay_s: float = BOT_DELAY_S,
+        bot_reaction_scale: float = 1.0,
+        arbiter: Arbiter | None = None,
         log: Callable[[str], None] = print,
         on_change: Callable[[TableRunner], None] | None = None,
     ) -> None:
         self.table = table
         self.bot_delay_s = bot_delay_s
+        self.bot_reaction_scale = bot_reaction_scale
+        """Real-time tables: bots' reaction times are multiplied by this (tests, demos)."""
+        self.referee = Referee(arbiter)
         self.log = log
         self.on_change = on_change
         self.attached: list[Attachment] = []
@@ -72,10 +100,25 @@ class TableRunner:
         self._tick_handle: asyncio.TimerHandle | None = None
         self._takeover_task = self._loop.create_task(self._watch_takeovers())
         self._announced_end = self.table.outcome is not None
+        self._realtime: bool | None = None
+        self._decide_handle: asyncio.TimerHandle | None = None
+        self._bot_claims: dict[int, asyncio.TimerHandle | None] = {}
+        """Real-time: the bots that already chose for the open reveal (``None``: they pass)."""
+        self._sync_reveal()
 
     def now(self) -> float:
         """Table time in seconds (what the engine's ``now`` means for this table)."""
         return self._loop.time() + self._offset
+
+    @property
+    def realtime(self) -> bool:
+        """Whether this table's game is played in real time (known once it has started)."""
+        if self._realtime is None and self.table.started:
+            self._realtime = is_realtime(self.table.view(None))
+        return bool(self._realtime)
+
+    def names(self) -> dict[int, str]:
+        return {index: seat.name or f"seat {index}" for index, seat in enumerate(self.table.seats)}
 
     # Peers ---------------------------------------------------------------------
 
@@ -89,6 +132,7 @@ class TableRunner:
         self._send_view(self.attached[-1], [])
         self.broadcast_presence()
         self._schedule()
+        self._sync_reveal()
 
     def detach(self, peer: Peer) -> None:
         for attachment in [a for a in self.attached if a.peer is peer]:
@@ -114,14 +158,20 @@ class TableRunner:
             self.log(f"[{self.table.id}] {self.table.game.title} starts: {names}")
             self.broadcast([])
 
-    def act(self, seat: int, action: Mapping[str, Any]) -> list[Event]:
-        """Apply a seat's action; raises :class:`IllegalAction` or :class:`TableError`."""
+    def act(
+        self, seat: int, action: Mapping[str, Any], explained_by: Iterable[Event] = ()
+    ) -> list[Event]:
+        """Apply a seat's action; raises :class:`IllegalAction` or :class:`TableError`.
+
+        ``explained_by``: host events sent before the game's own (a claim's ruling).
+        """
         events = self.table.act(seat, action, self.now())
-        self.broadcast(events)
+        self.broadcast([*explained_by, *events])
         return events
 
     def broadcast(self, events: list[Event]) -> None:
         """Send every attached peer its own view and the events it may see."""
+        sent_at_ns = time.monotonic_ns()
         for attachment in self.attached:
             self._send_view(attachment, events)
         outcome = self.table.outcome
@@ -130,6 +180,7 @@ class TableRunner:
             names = " and ".join(self.table.seats[s].name or "?" for s in outcome.winners)
             self.log(f"[{self.table.id}] game over: {names} won, scores {list(outcome.scores)}")
         self._schedule()
+        self._sync_reveal(sent_at_ns)
         if self.on_change is not None:
             self.on_change(self)
 
@@ -160,6 +211,7 @@ class TableRunner:
                 version=self.table.version,
                 view=view,
                 events=visible_events(events, attachment.seat),
+                reveal=reveal_of(view) if self.realtime and outcome is None else None,
                 outcome=None if outcome is None else outcome.to_data(),
             )
         )
@@ -178,7 +230,12 @@ class TableRunner:
         if self._bot_handle is not None:
             self._bot_handle.cancel()
             self._bot_handle = None
-        if self.table.started and self.table.outcome is None and self.table.bot_seats():
+        if (
+            self.table.started
+            and self.table.outcome is None
+            and self.table.bot_seats()
+            and not self.realtime  # real-time bots claim like players: _sync_reveal
+        ):
             self._bot_handle = self._loop.call_later(self.bot_delay_s, self._play_bots)
 
     def _fire_timers(self) -> None:
@@ -186,16 +243,18 @@ class TableRunner:
         events = self.table.tick(self.now())
         self.broadcast(events)
 
+    def _bot(self, seat: int) -> Bot:
+        bot = self._bots.get(seat)
+        if bot is None:
+            name = self.table.seats[seat].bot or "random"
+            bot = self._bots[seat] = make_bot(self.table.game.name, name, self.table.seed + seat)
+        return bot
+
     def _play_bots(self) -> None:
         """Let the first bot that wants to act do so; the broadcast re-arms the next."""
         self._bot_handle = None
         for seat in self.table.bot_seats():
-            bot = self._bots.get(seat)
-            if bot is None:
-                name = self.table.seats[seat].bot or "random"
-                bot = self._bots[seat] = make_bot(
-                    self.table.game.name, name, self.table.seed + seat
-                )
+            bot = self._bot(seat)
             view = self.table.view(seat)
             action = None if view is None else bot.choose(view)
             if action is None:
@@ -216,9 +275,123 @@ class TableRunner:
                 self.log(f"[{self.table.id}] a bot plays for {self.table.seats[seat].name} for now")
                 self.broadcast_presence()
                 self._schedule()
+                self._sync_reveal()
+
+    # Real-time moments -----------------------------------------------------------
+
+    def claim(
+        self,
+        seat: int,
+        action: Mapping[str, Any],
+        reveal: int,
+        reaction_ns: int,
+        arrived_ns: int,
+    ) -> None:
+        """Take a seat's claim on ``reveal``; the ruling comes at the arbiter's deadline.
+
+        Raises :class:`TableError` (``claim_refused``, or ``not_started``) and,
+        for an action the rules refuse, :class:`IllegalAction`: a claim the
+        engine could not apply must not win the card from a valid one.
+        """
+        if self.table.state is None:
+            raise TableError("not_started", f"Table {self.table.id} is waiting for players")
+        problem = claim_problem(action, reveal)
+        if problem is not None:
+            raise TableError("claim_refused", problem)
+        if reveal == self.referee.current_reveal:
+            self.table.game.apply(self.table.state, seat, dict(action), self.now())
+        result = self.referee.claim(seat, dict(action), reveal, reaction_ns, arrived_ns)
+        if isinstance(result, Refused):
+            raise TableError("claim_refused", self.referee.refusal_text(result, self.names()))
+        self._arm_decision()
+
+    def _claim_seats(self) -> dict[int, LagSource]:
+        """Who may claim now: bots with no lag, attached players with their connection's."""
+        seats: dict[int, LagSource] = {seat: NO_LAG for seat in self.table.bot_seats()}
+        for attachment in self.attached:
+            if attachment.seat is not None and attachment.seat not in seats:
+                seats[attachment.seat] = lag_of(attachment.peer)
+        return seats
+
+    def _sync_reveal(self, sent_at_ns: int | None = None) -> None:
+        """After a broadcast (sent at ``sent_at_ns``), open or close the arbiter to match."""
+        if not self.realtime:
+            return
+        reveal = None if self.table.outcome is not None else reveal_of(self.table.view(None))
+        now = time.monotonic_ns() if sent_at_ns is None else sent_at_ns
+        result = self.referee.sync(reveal, now, self._claim_seats())
+        if result in (Sync.OPENED, Sync.CLOSED):
+            self._cancel_claims()
+        if self.referee.current_reveal is not None:
+            self._schedule_bot_claims(self.referee.current_reveal)
+
+    def _cancel_claims(self) -> None:
+        if self._decide_handle is not None:
+            self._decide_handle.cancel()
+            self._decide_handle = None
+        for handle in self._bot_claims.values():
+            if handle is not None:
+                handle.cancel()
+        self._bot_claims.clear()
+
+    def _schedule_bot_claims(self, reveal: int) -> None:
+        """Each bot taking part picks its action now and claims after its reaction time."""
+        for seat in self.table.bot_seats():
+            if seat in self._bot_claims or not self.referee.takes_part(seat):
+                continue
+            bot = self._bot(seat)
+            view = self.table.view(seat)
+            action = None if view is None else bot.choose(view)
+            if action is None:
+                self._bot_claims[seat] = None
+                continue
+            reaction = bot_reaction_ns(
+                bot, self.bot_reaction_scale, self.referee.arbiter.min_reaction_ns
+            )
+            self._bot_claims[seat] = self._loop.call_later(
+                reaction / 1e9, self._bot_claim, seat, reveal, dict(action), reaction
+            )
+
+    def _bot_claim(self, seat: int, reveal: int, action: dict[str, Any], reaction_ns: int) -> None:
+        sent_at = self.referee.sent_at_ns
+        if self.referee.current_reveal != reveal or sent_at is None:
+            return
+        arrived = time.monotonic_ns()
+        reported = min(reaction_ns, arrived - sent_at)  # never more than has passed
+        try:
+            self.claim(seat, action, reveal, reported, arrived)
+        except (IllegalAction, TableError) as error:  # a bot bug must not stall the table
+            self.log(f"[{self.table.id}] bot at seat {seat} was refused: {error}")
+
+    def _arm_decision(self) -> None:
+        """(Re)arm the timer for the arbiter's deadline, which each new claim may move."""
+        if self._decide_handle is not None:
+            self._decide_handle.cancel()
+            self._decide_handle = None
+        deadline = self.referee.deadline_ns()
+        if deadline is not None:
+            delay = max(0.0, (deadline - time.monotonic_ns()) / 1e9)
+            self._decide_handle = self._loop.call_later(delay, self._decide)
+
+    def _decide(self) -> None:
+        """At the deadline: apply the winning claim, explained to everyone."""
+        self._decide_handle = None
+        ruling = self.referee.decide(time.monotonic_ns(), self.names())
+        if ruling is None:
+            self._arm_decision()
+            return
+        self.log(f"[{self.table.id}] {ruling.events[0].text.splitlines()[0]}")
+        try:
+            self.act(ruling.seat, ruling.action, explained_by=ruling.events)
+        except (IllegalAction, TableError) as error:
+            # The claim was checked on arrival and nothing changed since, so this is a bug;
+            # the reveal opens again and the table goes on.
+            self.log(f"[{self.table.id}] the winning claim could not be applied: {error}")
+            self.broadcast(list(ruling.events))
 
     def close(self) -> None:
         for handle in (self._tick_handle, self._bot_handle):
             if handle is not None:
                 handle.cancel()
+        self._cancel_claims()
         self._takeover_task.cancel()
