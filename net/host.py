@@ -100,12 +100,18 @@ class Connection:
     def rtt_ms(self) -> float | None:
         return self._rtt_ms
 
-    def send(self, message: Message) -> None:
-        """Queue a message and write it out (drops the peer if it stopped reading)."""
+    def send(self, message: Message, frame: bytes | None = None) -> None:
+        """Queue a message and write it out (drops the peer if it stopped reading).
+
+        ``frame`` is the message already encoded by :meth:`encode` (shared by a broadcast).
+        """
         if self.writer.is_closing():
             return
-        self.protocol.send(message)
+        self.protocol.send(message, frame)
         self.flush()
+
+    def encode(self, message: Message) -> bytes:
+        return self.protocol.encode(message)
 
     def flush(self) -> None:
         data = self.protocol.data_to_send()

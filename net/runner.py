@@ -50,7 +50,9 @@ class Peer(Protocol):
 
     name: str
 
-    def send(self, message: Message) -> None: ...
+    def send(self, message: Message, frame: bytes | None = None) -> None: ...
+
+    def encode(self, message: Message) -> bytes: ...
 
     @property
     def rtt_ms(self) -> float | None: ...
@@ -172,8 +174,14 @@ class TableRunner:
     def broadcast(self, events: list[Event]) -> None:
         """Send every attached peer its own view and the events it may see."""
         sent_at_ns = time.monotonic_ns()
+        # One view (and one encoding) per seat: spectators all share one frame.
+        frames: dict[int | None, tuple[View, bytes]] = {}
         for attachment in self.attached:
-            self._send_view(attachment, events)
+            shared = frames.get(attachment.seat)
+            if shared is None:
+                message = self._view_message(attachment.seat, events)
+                shared = frames[attachment.seat] = (message, attachment.peer.encode(message))
+            attachment.peer.send(*shared)
         outcome = self.table.outcome
         if outcome is not None and not self._announced_end:
             self._announced_end = True
@@ -201,19 +209,21 @@ class TableRunner:
         return seats
 
     def _send_view(self, attachment: Attachment, events: list[Event]) -> None:
-        view = self.table.view(attachment.seat)
+        attachment.peer.send(self._view_message(attachment.seat, events))
+
+    def _view_message(self, seat: int | None, events: list[Event]) -> View:
+        """The ``view`` message for ``seat``: its own view and the events it may see."""
+        view = self.table.view(seat)
         if view is None:
-            view = {"phase": "waiting", "seats": self.presence(), "seat": attachment.seat}
+            view = {"phase": "waiting", "seats": self.presence(), "seat": seat}
         outcome = self.table.outcome
-        attachment.peer.send(
-            View(
-                table=self.table.id,
-                version=self.table.version,
-                view=view,
-                events=visible_events(events, attachment.seat),
-                reveal=reveal_of(view) if self.realtime and outcome is None else None,
-                outcome=None if outcome is None else outcome.to_data(),
-            )
+        return View(
+            table=self.table.id,
+            version=self.table.version,
+            view=view,
+            events=visible_events(events, seat),
+            reveal=reveal_of(view) if self.realtime and outcome is None else None,
+            outcome=None if outcome is None else outcome.to_data(),
         )
 
     # Timers and bots -----------------------------------------------------------
