@@ -17,9 +17,19 @@ from typing import NoReturn
 from tui.commands import UsageError
 
 PROG = "clowder"
+DEFAULT_COMMAND = "lobby"
 
 # name -> (module, one-line summary shown by `clowder --help`).
 COMMANDS: dict[str, tuple[str, str]] = {
+    "lobby": (
+        "tui.commands.lobby",
+        "the lobby: hosts on the LAN and their tables (what plain `clowder` opens)",
+    ),
+    "play": (
+        "tui.commands.play",
+        "play a game at once: host it here, sit with bots (or friends), no LAN needed",
+    ),
+    "join": ("tui.commands.join", "go straight to the tables of the host at HOST[:PORT]"),
     "selfplay": (
         "tui.commands.selfplay",
         "play whole games between bots (no network, no UI) and count the wins",
@@ -54,6 +64,8 @@ def build_parser(command: str | None) -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``clowder`` with ``argv`` (default: the process's arguments); return the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if not arguments or arguments[0] == "--name":
+        arguments.insert(0, DEFAULT_COMMAND)  # plain `clowder` opens the lobby
     chosen = next((word for word in arguments if not word.startswith("-")), None)
     command = chosen if chosen in COMMANDS else None
     try:

@@ -32,7 +32,22 @@ def run_main(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, 
 def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_main(capsys, "--help")
     assert status == 0
-    assert "selfplay" in out
+    for command in ("selfplay", "play", "join", "lobby"):
+        assert command in out
+
+
+def test_play_help_shows_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run_main(capsys, "play", "--help")
+    assert status == 0
+    for option in ("--bots", "--option", "--name", "GAME"):
+        assert option in out
+
+
+def test_plain_clowder_opens_the_lobby_which_needs_a_terminal() -> None:
+    """With no terminal (as here) the lobby says so in one line instead of drawing."""
+    result = run_module("-m", "tui")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "clowder lobby: needs a terminal (it draws a full-screen UI)"
 
 
 def test_selfplay_help_shows_its_options(capsys: pytest.CaptureFixture[str]) -> None:
@@ -82,7 +97,14 @@ def test_one_bot_per_seat_in_order(toy: None, capsys: pytest.CaptureFixture[str]
         (["selfplay", "toy", "--players", "3", "--bot", "random", "--bot", "random"], "3 players"),
         (["selfplay"], "the following arguments are required: GAME"),
         (["dance"], "invalid choice: 'dance'"),
-        ([], "choose a command"),
+        (["play", "nope"], "There is no game called 'nope'"),
+        (["play", "catchy", "--option", "target"], "--option takes KEY=VALUE, not 'target'"),
+        (["play", "catchy", "--option", "colour=red"], "has no option 'colour'"),
+        (["play", "catchy", "--option", "target=0"], "target"),
+        (["play", "catchy", "--bots", "2"], "--bots is 0 to 1, not 2"),
+        (["play", "catchy", "--name", "   "], "A name needs at least one letter"),
+        (["join", "host:port"], "The port must be a number, not 'port'"),
+        (["join", ":7707"], "has a port but no host"),
     ],
 )
 def test_bad_arguments_are_one_clear_line_and_status_2(

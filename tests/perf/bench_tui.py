@@ -1,0 +1,242 @@
+"""The terminal UI's speed: cold start to the lobby drawn, and key press to updated screen.
+
+Measured headless (Textual's headless driver renders every frame, it just
+does not write it to a terminal), each next to a baseline taken in the same
+run on the same machine:
+
+- ``cold_start``: a fresh ``python`` process that imports Clowder's app,
+  opens the lobby (no LAN search, a temporary config directory) and prints
+  once the lobby's first frame is drawn; the time from spawning the process
+  to that line. Baseline: the same for an empty Textual app.
+- ``key_cursor``: a key that moves the hand's cursor (handled on the screen,
+  no network) until the screen has been refreshed.
+- ``key_play``: during a real game against a bot (embedded host on
+  127.0.0.1, client, bot delay 0): pressing enter on a playable card until
+  the host's new view is drawn. This is what a player feels.
+- Baseline for both: a key no one binds, on an empty app (Textual's own
+  key round trip).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from tests.perf.report import Report
+
+ROOT = Path(__file__).resolve().parents[2]
+FULL = {"starts": 5, "keys": 200, "plays": 60}
+QUICK = {"starts": 1, "keys": 20, "plays": 6}
+
+LOBBY_SCRIPT = """
+import sys
+from tui.app import ClowderApp
+from tui.screens.lobby import LobbyScreen
+
+class Timed(ClowderApp):
+    def on_screen_resume(self) -> None:
+        pass
+
+app = Timed(name="Bench", discovery=None, advertise=False, host_bind="127.0.0.1")
+
+def drawn() -> None:
+    if isinstance(app.screen, LobbyScreen):
+        print("drawn", flush=True)
+        app.exit(0)
+    else:
+        app.call_after_refresh(drawn)
+
+app.call_later(lambda: app.call_after_refresh(drawn))
+app.run(headless=True, size=(80, 24))
+"""
+
+EMPTY_SCRIPT = """
+from textual.app import App
+from textual.widgets import Static
+
+class Empty(App[None]):
+    def compose(self):
+        yield Static("hello")
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.drawn)
+    def drawn(self) -> None:
+        print("drawn", flush=True)
+        self.exit()
+
+Empty().run(headless=True, size=(80, 24))
+"""
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    ordered = sorted(samples)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def cold_start_ms(script: str, config_dir: str) -> float:
+    """Spawn ``python -c script``; milliseconds until it prints ``drawn``."""
+    env = dict(os.environ, CLOWDER_CONFIG_DIR=config_dir)
+    started = time.perf_counter()
+    with subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as process:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        elapsed = (time.perf_counter() - started) * 1000
+        process.wait(timeout=30)
+    if line.strip() != "drawn":
+        raise RuntimeError(f"the start-up script did not draw (exit {process.returncode})")
+    return elapsed
+
+
+async def timed_keys(
+    count: int, make_app: Callable[[], Any], press: Callable[[Any], Awaitable[None]]
+) -> list[float]:
+    """Milliseconds for each of ``count`` key presses until the screen is refreshed."""
+    samples: list[float] = []
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(count):
+            started = time.perf_counter()
+            await press(pilot)
+            samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+async def key_baseline(count: int) -> list[float]:
+    from textual.app import App
+    from textual.widgets import Static
+
+    class Empty(App[None]):
+        def compose(self) -> Any:
+            yield Static("hello")
+
+    async def press(pilot: Any) -> None:
+        await pilot.press("x")
+        await pilot.pause()
+
+    return await timed_keys(count, Empty, press)
+
+
+async def key_cursor(count: int) -> list[float]:
+    from tests.tui.harness import TableHarness, catchy_view
+
+    async def press(pilot: Any) -> None:
+        await pilot.press("right")
+        await pilot.pause()
+
+    return await timed_keys(count, lambda: TableHarness(catchy_view(1)), press)
+
+
+async def key_play(count: int, config_dir: Path) -> list[float]:
+    """Play cards by key in real games (new game when one ends) and time each play."""
+    from engine.catchy import STARTING
+    from tui.app import ClowderApp, PlayRequest
+    from tui.games.catchy import CatchyTable
+
+    samples: list[float] = []
+    while len(samples) < count:
+        app = ClowderApp(
+            name="Bench",
+            config_dir=config_dir,
+            play=PlayRequest("catchy", {}),
+            host_bind="127.0.0.1",
+            advertise=False,
+            bot_delay_s=0.0,
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            table = None
+            for _ in range(500):
+                await pilot.pause()
+                if isinstance(app.screen, CatchyTable) and app.screen.view is not None:
+                    table = app.screen
+                    break
+            assert table is not None
+            for _ in range(2000):
+                if len(samples) >= count:
+                    break
+                view = table.view
+                assert view is not None
+                if view["outcome"] is not None:
+                    break
+                if view["turn"] != view["seat"]:
+                    await pilot.pause(0.001)
+                    continue
+                if view["phase"] == "swap":
+                    await pilot.press("1")
+                    while table.view is view:
+                        await pilot.pause(0.001)
+                    continue
+                hand = view["hand"]
+                card = next(c for c in hand if c not in view["unplayable"] and c != STARTING)
+                await pilot.press(str(hand.index(card) + 1))
+                await pilot.pause()
+                started = time.perf_counter()
+                await pilot.press("enter")
+                while table.view is view:
+                    await pilot.pause(0.0005)
+                await pilot.pause()
+                samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
+def row(name: str, samples: list[float], baseline: list[float]) -> dict[str, Any]:
+    base_p50 = statistics.median(baseline)
+    return {
+        "measure": name,
+        "n": len(samples),
+        "p50_ms": statistics.median(samples),
+        "p99_ms": percentile(samples, 0.99),
+        "baseline_p50_ms": base_p50,
+        "baseline_p99_ms": percentile(baseline, 0.99),
+        "p50_over_baseline": statistics.median(samples) / base_p50 if base_p50 else 0.0,
+    }
+
+
+def measure(quick: bool) -> Report:
+    """Cold start and key-to-screen latencies with their baselines; see the module docstring."""
+    sizes = QUICK if quick else FULL
+    with tempfile.TemporaryDirectory(prefix="clowder-bench-") as folder:
+        empty = [cold_start_ms(EMPTY_SCRIPT, folder) for _ in range(sizes["starts"])]
+        lobby = [cold_start_ms(LOBBY_SCRIPT, folder) for _ in range(sizes["starts"])]
+        baseline = asyncio.run(key_baseline(sizes["keys"]))
+        cursor = asyncio.run(key_cursor(sizes["keys"]))
+        play = asyncio.run(key_play(sizes["plays"], Path(folder)))
+    return Report(
+        name="tui",
+        columns=[
+            "measure",
+            "n",
+            "p50_ms",
+            "p99_ms",
+            "baseline_p50_ms",
+            "baseline_p99_ms",
+            "p50_over_baseline",
+        ],
+        rows=[
+            row("cold_start_lobby", lobby, empty),
+            row("key_cursor", cursor, baseline),
+            row("key_play", play, baseline),
+        ],
+        notes=[
+            "headless, 80x24; cold start: process spawn -> first lobby frame "
+            "(baseline: an empty Textual app)",
+            "keys: press -> screen refreshed (baseline: an unbound key on an empty app); "
+            "key_play: enter on a card -> the host's new view drawn (embedded host, loopback)",
+        ],
+    )

@@ -1,0 +1,131 @@
+"""Small apps that show one screen with fixed data, for Pilot and snapshot tests."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import App
+
+from engine.bots import make_bot
+from engine.catchy import GAME
+from tui.games.catchy import CatchyTable
+from tui.screens.lobby import HostEntry, LobbyScreen
+from tui.screens.table import TCSS_DIR, TableScreen
+
+# A fixed deal: course G5 R5 B4; Ann (seat 0) holds the Starting card.
+DECK = [
+    "G5", "R5", "B4",
+    "R1", "R3", "G2", "B2", "B3", "JK", "ST",
+    "R2", "R4", "G1", "G3", "G4", "B1", "B5",
+]  # fmt: skip
+
+PRESENCE = [
+    {
+        "name": "Ann",
+        "bot": False,
+        "human": True,
+        "connected": True,
+        "covered": False,
+        "rtt_ms": 0.4,
+    },
+    {"name": "Bot Tom", "bot": True, "human": False, "connected": True, "covered": False},
+]
+
+
+def catchy_view(
+    moves: int = 0, seat: int | None = 0, deck: list[str] | None = None
+) -> dict[str, Any]:
+    """The view for ``seat`` after ``moves`` actions chosen by the Catchy! bot (deterministic)."""
+    state = GAME.new_game(["Ann", "Bot Tom"], 7, {"deck": deck or DECK})
+    bots = [make_bot("catchy", "catchy", 1), make_bot("catchy", "catchy", 2)]
+    for _ in range(moves):
+        turn = state.turn
+        action = bots[turn].choose(GAME.view(state, turn))
+        state, _ = GAME.apply(state, turn, action, 0.0)
+    view: dict[str, Any] = GAME.view(state, seat)
+    return view
+
+
+class TableHarness(App[None]):
+    """Shows a :class:`CatchyTable` with a fixed view; records the intents it posts."""
+
+    CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss"]
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, view: dict[str, Any], presence: list[dict[str, Any]] | None = None) -> None:
+        super().__init__()
+        self.first_view = view
+        self.presence = PRESENCE if presence is None else presence
+        self.actions: list[dict[str, Any]] = []
+        self.left = False
+        self.table = CatchyTable(table_id="t1", place="127.0.0.1:7707")
+
+    def on_mount(self) -> None:
+        self.push_screen(self.table)
+        self.table.view = self.first_view
+        self.table.presence(self.presence)
+
+    def on_table_screen_act(self, message: TableScreen.Act) -> None:
+        self.actions.append(message.action)
+
+    def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
+        self.left = True
+
+
+LOBBY_HOSTS = [
+    HostEntry("yours", "Ann (you)", "127.0.0.1", 7707, "yours"),
+    HostEntry("lan:bea", "Bea's laptop", "198.18.0.2", 7707, "lan", "2 tables, 1 open"),
+    HostEntry("addr:10.0.0.9:7707", "10.0.0.9:7707", "10.0.0.9", 7707, "address"),
+]
+LOBBY_TABLES = [
+    {
+        "id": "t1",
+        "game": "catchy",
+        "title": "Catchy!",
+        "options": {"target": 7, "arms": 3},
+        "seats": [
+            {"name": "Ann", "bot": False, "human": True, "connected": True, "covered": False},
+            {"name": None, "bot": False, "human": False, "connected": False, "covered": False},
+        ],
+        "free": 1,
+        "status": "waiting",
+        "spectators": 0,
+    },
+    {
+        "id": "t2",
+        "game": "catchy",
+        "title": "Catchy!",
+        "options": {"target": 7, "arms": 3},
+        "seats": [
+            {"name": "Cy", "bot": False, "human": True, "connected": False, "covered": True},
+            {"name": "Bot Mia", "bot": True, "human": False, "connected": True, "covered": False},
+        ],
+        "free": 0,
+        "status": "playing",
+        "spectators": 2,
+    },
+]
+
+
+class LobbyHarness(App[None]):
+    """Shows a :class:`LobbyScreen` with fixed hosts and tables; records the intents."""
+
+    CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss"]
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lobby = LobbyScreen("Ann")
+        self.intents: list[Any] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(self.lobby)
+        self.lobby.set_hosts(LOBBY_HOSTS)
+        self.lobby.set_tables("yours", LOBBY_TABLES)
+        self.lobby.status("Looking for hosts on the LAN... (a: join by address)")
+
+    def on_lobby_screen_join_table(self, message: LobbyScreen.JoinTable) -> None:
+        self.intents.append(("join", message.host.key, message.table, message.role))
+
+    def on_lobby_screen_add_host(self, message: LobbyScreen.AddHost) -> None:
+        self.intents.append(("add", message.address, message.port))

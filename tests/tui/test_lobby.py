@@ -1,0 +1,205 @@
+"""The lobby: hosts appear from discovery, tables are listed, join, watch, create, by address.
+
+Discovery is a fake source here (real mDNS is tested in tests/net); the
+hosts behind it are real :class:`net.host.Host` objects on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input
+
+from net.discovery import ChangeKind, HostEvent, HostInfo, TableSummary
+from net.host import Host
+from tests.tui.harness import LobbyHarness
+from tui.app import ClowderApp
+from tui.games.catchy import CatchyTable
+from tui.screens.dialogs import CreateDialog
+from tui.screens.lobby import LobbyScreen
+
+
+class FakeDiscovery:
+    """A host source the test feeds by hand."""
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[HostEvent | None] = asyncio.Queue()
+        self.stopped = False
+
+    async def start(self) -> None:
+        return None
+
+    async def stop(self) -> None:
+        self.stopped = True
+        self.queue.put_nowait(None)
+
+    async def events(self) -> AsyncIterator[HostEvent]:
+        while (event := await self.queue.get()) is not None:
+            yield event
+
+    def announce(self, host: Host, name: str, kind: ChangeKind = ChangeKind.ADDED) -> None:
+        tables = tuple(TableSummary(t["id"], t["game"], t["free"]) for t in host.table_summaries())
+        info = HostInfo(
+            instance=f"{name}._clowder._tcp.local.",
+            name=name,
+            addresses=("127.0.0.1",),
+            port=host.port,
+            protocol_version=1,
+            games=("catchy",),
+            table_count=len(tables),
+            open_tables=tables,
+            open_tables_omitted=0,
+            last_seen=time.time(),
+        )
+        self.queue.put_nowait(HostEvent(kind, info))
+
+
+async def until(pilot: Pilot[Any], check: Any, what: str, rounds: int = 300) -> None:
+    for _ in range(rounds):
+        if check():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def lobby_app(tmp_path: Path, source: FakeDiscovery | None) -> ClowderApp:
+    return ClowderApp(
+        name="Ann",
+        config_dir=tmp_path,
+        discovery=(lambda: source) if source is not None else None,  # type: ignore[arg-type,return-value]
+        host_bind="127.0.0.1",
+        advertise=False,
+        bot_delay_s=0.0,
+    )
+
+
+async def started_host(bot_delay_s: float = 0.0) -> Host:
+    host = Host(name="Bea", bind="127.0.0.1", port=0, bot_delay_s=bot_delay_s, log=lambda _: None)
+    await host.start()
+    return host
+
+
+def lobby_of(app: ClowderApp) -> LobbyScreen:
+    assert app.lobby is not None
+    return app.lobby
+
+
+async def test_a_host_appears_and_its_tables_are_listed_then_join_as_player(tmp_path: Path) -> None:
+    source = FakeDiscovery()
+    host = await started_host()
+    host.create_table("catchy", {}, seats=2, bots=0, created_by="Bea")
+    try:
+        app = lobby_app(tmp_path, source)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: app.screen is lobby, "the lobby")
+            source.announce(host, "Bea's laptop")
+            await until(pilot, lambda: len(lobby.hosts) == 1, "the host to appear")
+            assert lobby.hosts[0].summary == "1 table, 1 open"
+            await until(
+                pilot, lambda: lobby.hosts and lobby.tables.get(lobby.hosts[0].key), "its tables"
+            )
+            rows = lobby.query_one("#tables", DataTable)
+            assert rows.row_count == 1
+            await pilot.press("enter", "enter")  # hosts -> tables, then join
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
+            table = app.screen
+            assert isinstance(table, CatchyTable)
+            await until(pilot, lambda: table.view is not None, "the first view")
+            assert table.view is not None and table.view["phase"] == "waiting"
+            runner = next(iter(host.runners.values()))
+            assert [seat.name for seat in runner.table.seats].count("Ann") == 1
+            source.announce(host, "Bea's laptop", ChangeKind.REMOVED)
+            await pilot.press("q")  # back to the lobby
+            await until(pilot, lambda: app.screen is lobby, "the lobby again")
+            await until(pilot, lambda: not lobby.hosts, "the host to go")
+    finally:
+        await host.close()
+
+
+async def test_watch_a_table_as_a_spectator(tmp_path: Path) -> None:
+    source = FakeDiscovery()
+    host = await started_host(bot_delay_s=5.0)  # two slow bots: the game is still on
+    runner = host.create_table("catchy", {}, seats=2, bots=2)
+    try:
+        app = lobby_app(tmp_path, source)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: app.screen is lobby, "the lobby")
+            source.announce(host, "Bea")
+            await until(
+                pilot, lambda: lobby.hosts and lobby.tables.get(lobby.hosts[0].key), "its tables"
+            )
+            await pilot.press("w")
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
+            table = app.screen
+            assert isinstance(table, CatchyTable)
+            await until(pilot, lambda: table.view is not None and "hand" in table.view, "a view")
+            assert table.view is not None
+            assert table.view["seat"] is None and table.view["hand"] is None
+            assert runner.table.spectators == 1
+    finally:
+        await host.close()
+
+
+async def test_create_a_table_hosted_by_this_process(tmp_path: Path) -> None:
+    app = lobby_app(tmp_path, None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = lobby_of(app)
+        await until(pilot, lambda: app.screen is lobby, "the lobby")
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CreateDialog), "the create dialog")
+        dialog = app.screen
+        target = dialog.query_one("#option-target", Input)
+        target.value = "5"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the new table")
+        assert app.embedded is not None
+        (runner,) = app.embedded.host.runners.values()
+        assert runner.table.options["target"] == 5
+        seats = runner.table.seats
+        assert [seat.name for seat in seats].count("Ann") == 1
+        assert sum(seat.bot is not None for seat in seats) == 1  # the dialog's default: one bot
+        table = app.screen
+        assert isinstance(table, CatchyTable)
+        await until(pilot, lambda: table.view is not None and "hand" in table.view, "the game")
+        await pilot.press("q")
+        await until(pilot, lambda: app.screen is lobby, "the lobby again")
+        await until(pilot, lambda: any(h.origin == "yours" for h in lobby.hosts), "our host")
+
+
+async def test_join_by_address_and_a_bad_address_is_explained(tmp_path: Path) -> None:
+    host = await started_host()
+    host.create_table("catchy", {}, seats=2)
+    try:
+        app = lobby_app(tmp_path, None)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: app.screen is lobby, "the lobby")
+            await pilot.press("a")
+            await pilot.press(*"127.0.0.1:x", "enter")
+            assert "port must be a number" in str(app.screen.query_one("#problem").render())
+            app.screen.query_one("#address", Input).value = f"127.0.0.1:{host.port}"
+            await pilot.press("enter")
+            await until(pilot, lambda: lobby.hosts, "the typed host")
+            await until(
+                pilot, lambda: lobby.hosts and lobby.tables.get(lobby.hosts[0].key), "its tables"
+            )
+    finally:
+        await host.close()
+
+
+async def test_the_lobby_screen_sends_join_and_watch_for_the_highlighted_table() -> None:
+    app = LobbyHarness()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("tab", "down", "enter")
+        await pilot.press("w")
+        assert app.intents == [
+            ("join", "yours", "t2", "player"),
+            ("join", "yours", "t2", "spectator"),
+        ]

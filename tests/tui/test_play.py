@@ -1,0 +1,116 @@
+"""A whole Catchy! game against a bot, driven by keys through the real app, host and client.
+
+The host runs in the test's event loop on 127.0.0.1 (any free port), the bot
+acts at once (``bot_delay_s=0``), and every move the player makes is a key
+press: number keys to pick a card or a course card, enter to play.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from engine.catchy import STARTING
+from tui.app import ClowderApp, PlayRequest
+from tui.games.catchy import CatchyTable
+from tui.screens.results import ResultsScreen
+
+MAX_KEYS = 600
+
+
+def solo_app(tmp_path: Path, **options: Any) -> ClowderApp:
+    return ClowderApp(
+        name="Ann",
+        config_dir=tmp_path,
+        play=PlayRequest("catchy", options),
+        host_bind="127.0.0.1",
+        advertise=False,
+        bot_delay_s=0.0,
+    )
+
+
+async def table_of(pilot: Pilot[Any]) -> CatchyTable:
+    for _ in range(200):
+        await pilot.pause()
+        for screen in pilot.app.screen_stack:
+            if isinstance(screen, CatchyTable) and screen.view is not None:
+                return screen
+    raise AssertionError("the table never showed a view")
+
+
+async def play_one_key_turn(pilot: Pilot[Any], table: CatchyTable) -> None:
+    """Make the next move with keys: a course card to swap, or the first playable card."""
+    view = table.view
+    assert view is not None
+    if view["phase"] == "swap":
+        await pilot.press("s", "1")
+        return
+    hand = view["hand"]
+    playable = [card for card in hand if card not in view["unplayable"] and card != STARTING]
+    await pilot.press(str(hand.index(playable[0]) + 1), "enter")
+
+
+async def test_a_whole_game_against_the_bot_by_keys(tmp_path: Path) -> None:
+    app = solo_app(tmp_path, target=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await table_of(pilot)
+        assert table.view is not None and "Ann" in table.view["players"]
+        rounds_seen: set[int] = set()
+        for _ in range(MAX_KEYS):
+            await pilot.pause()
+            if isinstance(app.screen, ResultsScreen):
+                break
+            view = table.view
+            assert view is not None
+            rounds_seen.add(view["round"])
+            if view["turn"] == view["seat"] and view["outcome"] is None:
+                version = id(view)
+                await play_one_key_turn(pilot, table)
+                for _ in range(100):  # wait for the host's answer
+                    await pilot.pause()
+                    if id(table.view) != version:
+                        break
+        else:
+            raise AssertionError("the game did not end")
+        view = table.view
+        assert view is not None and view["outcome"] is not None
+        assert max(view["scores"]) >= 3
+        results = app.screen
+        assert isinstance(results, ResultsScreen)
+        assert any("points" in line for line in results.lines)
+        await pilot.press("enter")  # leave: `clowder play` ends
+        for _ in range(50):
+            await pilot.pause()
+            if app.return_code is not None:
+                break
+    assert app.return_code == 0
+
+
+async def test_an_illegal_card_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """Press the cards one by one when following: a refused one shows the engine's reason."""
+    app = solo_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await table_of(pilot)
+        for _ in range(MAX_KEYS):
+            await pilot.pause()
+            view = table.view
+            assert view is not None
+            if view["turn"] == view["seat"] and view["unplayable"]:
+                break
+            if view["turn"] == view["seat"]:
+                before = id(view)
+                await play_one_key_turn(pilot, table)
+                for _ in range(100):
+                    await pilot.pause()
+                    if id(table.view) != before:
+                        break
+        else:
+            raise AssertionError("never had to follow a colour with a card that may not")
+        card, reason = next(iter(view["unplayable"].items()))
+        await pilot.press(str(view["hand"].index(card) + 1), "enter")
+        await pilot.pause()
+        prompt = table.query_one("#prompt")
+        assert reason in str(prompt.render())
+        assert table.view is view  # nothing was sent, nothing changed

@@ -1,0 +1,109 @@
+"""The Catchy! table screen driven with fixed views: what it shows and the intents it sends."""
+
+from __future__ import annotations
+
+from tests.tui.harness import TableHarness, catchy_view
+from tui.games.catchy import CourseTrack, face
+from tui.screens.rules import RulesScreen
+from tui.widgets.hand import Hand
+from tui.widgets.prompt import PromptLine
+
+
+def text_of(widget: object) -> str:
+    return str(widget.render())  # type: ignore[attr-defined]
+
+
+async def test_the_starting_card_holder_swaps_with_s_then_a_number() -> None:
+    app = TableHarness(catchy_view(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert "press 1, 2 or 3" in text_of(app.table.query_one(PromptLine))
+        await pilot.press("s")
+        assert "which course card" in text_of(app.table.query_one(PromptLine))
+        await pilot.press("3")
+        assert app.actions == [{"type": "swap", "course": 2}]
+
+
+async def test_a_number_key_alone_swaps_during_the_swap() -> None:
+    app = TableHarness(catchy_view(0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("2")
+        assert app.actions == [{"type": "swap", "course": 1}]
+
+
+async def test_keys_pick_and_play_a_card() -> None:
+    view = catchy_view(1)
+    app = TableHarness(view)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("right", "right", "enter")
+        assert app.actions == [{"type": "play", "card": view["hand"][2]}]
+        await pilot.press("1", "space")
+        assert app.actions[-1] == {"type": "play", "card": view["hand"][0]}
+
+
+async def test_illegal_cards_are_dimmed_and_refused_with_the_engines_reason() -> None:
+    view = catchy_view(4)  # Ann must follow green and holds G2
+    assert view["unplayable"]
+    app = TableHarness(view)
+    async with app.run_test(size=(80, 24)) as pilot:
+        hand = app.table.query_one(Hand)
+        assert hand.dimmed == frozenset(view["unplayable"])
+        card = next(iter(view["unplayable"]))
+        await pilot.press(str(view["hand"].index(card) + 1), "enter")
+        assert app.actions == []
+        assert view["unplayable"][card] in text_of(app.table.query_one(PromptLine))
+        await pilot.press(str(view["hand"].index("G2") + 1), "enter")
+        assert app.actions == [{"type": "play", "card": "G2"}]
+
+
+async def test_playing_out_of_turn_says_whose_turn_it_is() -> None:
+    app = TableHarness(catchy_view(2))  # Bot Tom to follow
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter")
+        assert app.actions == []
+        assert "It is Bot Tom's turn" in text_of(app.table.query_one(PromptLine))
+
+
+async def test_a_spectator_sees_no_hand_and_cannot_play() -> None:
+    view = catchy_view(2, seat=None)
+    assert view["hand"] is None
+    app = TableHarness(view)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.table.query_one(Hand).cards == ()
+        await pilot.press("1", "enter")
+        assert app.actions == []
+        assert "Watching" in text_of(app.table.query_one(PromptLine))
+
+
+async def test_the_course_shows_the_cat_and_its_mood_in_words() -> None:
+    app = TableHarness(catchy_view(3))
+    async with app.run_test(size=(80, 24)):
+        track = text_of(app.table.query_one(CourseTrack))
+        assert "=^.^=" in track
+        assert "SIDE UP" in track.upper()
+        assert "[1:??]" in track
+
+
+async def test_host_errors_show_on_the_prompt_line_and_q_leaves() -> None:
+    app = TableHarness(catchy_view(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.table.refused("It is Bot Tom's turn")
+        await pilot.pause()
+        assert "! It is Bot Tom's turn" in text_of(app.table.query_one(PromptLine))
+        await pilot.press("q")
+        assert app.left
+
+
+async def test_r_opens_the_rules_with_the_assumptions() -> None:
+    app = TableHarness(catchy_view(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        assert isinstance(app.screen, RulesScreen)
+        assert "colourless 3" in app.screen.page
+        await pilot.press("escape")
+        assert app.screen is app.table
+
+
+def test_cards_read_without_colour() -> None:
+    assert face("R3").label == "R 3" and face("R3").mark  # odd cards show the cat
+    assert face("G4").label == "G 4" and not face("G4").mark
+    assert face("JK").label == "JKR"

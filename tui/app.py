@@ -1,0 +1,397 @@
+"""The Clowder app: lobby, tables and the connections behind them.
+
+Screens never touch the network. This app owns it: the LAN browser, one
+short-lived :class:`net.client.Client` per host to list its tables, the
+embedded host (:mod:`tui.hosting`) when the player opens a table, and one
+reconnecting client for the table the player sits at, whose incoming
+messages one worker pumps to the table screen (views, presence, errors,
+link state).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from engine import registry
+from net.client import Client, ClientError, ConnectionState
+from net.discovery import ChangeKind, DiscoveryError, HostEvent
+from net.messages import Error, Presence, View
+from net.runner import BOT_DELAY_S
+from net.tables import TableError
+from tui.config import Settings
+from tui.games import NoScreen, screen_class
+from tui.hosting import EVERYWHERE, LOOPBACK, EmbeddedHost
+from tui.screens.dialogs import NameDialog, NewTable
+from tui.screens.lobby import HostEntry, LobbyScreen
+from tui.screens.table import TCSS_DIR, TableScreen
+
+LIST_EVERY_S = 1.5
+"""How often the lobby re-lists the highlighted host's tables."""
+
+
+class HostSource(Protocol):
+    """Where the lobby learns about hosts: :class:`net.discovery.Browser`, or a fake in tests."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    def events(self) -> AsyncIterator[HostEvent]: ...
+
+
+def lan_browser() -> HostSource:
+    from net.discovery import Browser
+
+    return Browser()
+
+
+@dataclass
+class PlayRequest:
+    """``clowder play``: the game, its options, how many seats bots take (``None``: all but one)."""
+
+    game: str
+    options: dict[str, Any]
+    bots: int | None = None
+
+
+@dataclass
+class AtTable:
+    """The table this player sits at (or watches) and the connection that serves it."""
+
+    client: Client
+    table: str
+    screen: TableScreen
+
+
+def host_summary(event_host: Any) -> str:
+    """``2 tables, 1 open`` from a discovered host's advertisement."""
+    count = int(event_host.table_count)
+    open_count = len(event_host.open_tables) + int(event_host.open_tables_omitted)
+    return f"{count} table{'s' if count != 1 else ''}, {open_count} open"
+
+
+class ClowderApp(App[int]):
+    """``clowder``: the lobby (default), or straight to a table (``play``) or host (``join``)."""
+
+    CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss"]
+    ENABLE_COMMAND_PALETTE = False
+    TITLE = "Clowder"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", "quit", show=False)]
+
+    def __init__(
+        self,
+        *,
+        name: str | None = None,
+        config_dir: Path | None = None,
+        play: PlayRequest | None = None,
+        join: tuple[str, int] | None = None,
+        discovery: Callable[[], HostSource] | None = lan_browser,
+        host_bind: str | None = None,
+        advertise: bool = True,
+        bot_delay_s: float = BOT_DELAY_S,
+    ) -> None:
+        super().__init__()
+        self.config_dir = config_dir
+        self.settings = Settings.load(config_dir)
+        self.given_name = name
+        self.play_request = play
+        self.join_address = join
+        self.discovery = discovery
+        self.host_bind = host_bind
+        self.advertise = advertise
+        self.bot_delay_s = bot_delay_s
+        self.embedded: EmbeddedHost | None = None
+        self.at_table: AtTable | None = None
+        self.lobby: LobbyScreen | None = None
+        self.hosts: dict[str, HostEntry] = {}
+        self.listers: dict[str, Client] = {}
+        self._source: HostSource | None = None
+        self._closed = False
+
+    @property
+    def player(self) -> str:
+        return self.given_name or self.settings.name or "Player"
+
+    # Start ----------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.given_name is None and self.settings.name is None:
+            self.push_screen(NameDialog(), self._named_first)
+        else:
+            if self.settings.name is None and self.given_name:
+                self._remember(self.given_name)
+            self._begin()
+
+    def _named_first(self, name: str | None) -> None:
+        if not name:
+            self.exit(1, message="clowder: a name is needed to play")
+            return
+        self._remember(name)
+        self._begin()
+
+    def _remember(self, name: str) -> None:
+        self.settings.name = name
+        try:
+            self.settings.save(self.config_dir)
+        except OSError as error:
+            self.notify(f"Could not save your name: {error}", severity="warning")
+
+    def _begin(self) -> None:
+        if self.play_request is not None:
+            self.run_worker(self._start_play(self.play_request), exclusive=True, group="play")
+            return
+        self.lobby = LobbyScreen(self.player)
+        self.push_screen(self.lobby)
+        if self.join_address is not None:
+            address, port = self.join_address
+            self._add_host(
+                HostEntry(f"addr:{address}:{port}", f"{address}:{port}", address, port, "address")
+            )
+        elif self.discovery is not None:
+            self.run_worker(self._browse(self.discovery), group="discovery")
+        self.set_interval(LIST_EVERY_S, self._list_selected)
+
+    # clowder play ------------------------------------------------------------------
+
+    async def _start_play(self, request: PlayRequest) -> None:
+        game = registry.get(request.game)
+        seats = game.min_players
+        bots = seats - 1 if request.bots is None else request.bots
+        seats = max(seats, bots + 1)
+        friends = seats - 1 - bots
+        bind = self.host_bind or (LOOPBACK if friends == 0 else EVERYWHERE)
+        embedded = await self._ensure_host(bind, advertise=friends > 0 and self.advertise)
+        try:
+            runner = embedded.host.create_table(
+                game.name, request.options, seats=seats, bots=bots, created_by=self.player
+            )
+        except TableError as error:
+            await self.shutdown()
+            self.exit(2, message=f"clowder play: {error}")
+            return
+        await self._sit(embedded.endpoint, runner.table.id, game.name, "player", embedded.address)
+
+    async def _ensure_host(self, bind: str, *, advertise: bool) -> EmbeddedHost:
+        if self.embedded is None:
+            self.embedded = EmbeddedHost(
+                name=self.player, bind=bind, advertise=advertise, bot_delay_s=self.bot_delay_s
+            )
+            await self.embedded.start()
+            self._add_host(
+                HostEntry("yours", f"{self.player} (you)", LOOPBACK, self.embedded.port, "yours")
+            )
+        return self.embedded
+
+    # Sitting at a table --------------------------------------------------------------
+
+    async def _sit(
+        self, endpoint: tuple[str, int], table: str, game: str, role: str, place: str
+    ) -> bool:
+        """Connect to ``endpoint``, join ``table`` and show it; False (and say why) on failure."""
+        try:
+            screen_type = screen_class(game)
+        except NoScreen as error:
+            self._say(str(error))
+            return False
+        client = Client(endpoint[0], endpoint[1], self.player)
+        try:
+            await client.connect()
+            joined = await client.join(table, "spectator" if role == "spectator" else "player")
+        except ClientError as error:
+            await client.close()
+            self._say(error.message)
+            return False
+        screen = screen_type(table_id=joined.table, place=place)
+        self.at_table = AtTable(client, joined.table, screen)
+        self.run_worker(self._pump(client), group="table")
+        await self.push_screen(screen)
+        return True
+
+    async def _pump(self, client: Client) -> None:
+        """Hand every message for our table to its screen, in order."""
+        while True:
+            message = await client.incoming.get()
+            seat = self.at_table
+            if seat is None or seat.client is not client:
+                return
+            if isinstance(message, View) and message.table == seat.table:
+                seat.screen.view = message.view
+            elif isinstance(message, Presence) and message.table == seat.table:
+                seat.screen.presence(message.seats)
+            elif isinstance(message, Error) and message.ref is None:
+                seat.screen.refused(message.message)
+            elif isinstance(message, ConnectionState):
+                seat.screen.link(message.connected, message.detail)
+                if not message.connected:
+                    self.notify(message.detail, severity="warning", timeout=3)
+
+    async def on_table_screen_act(self, message: TableScreen.Act) -> None:
+        seat = self.at_table
+        if seat is None:
+            return
+        try:
+            await seat.client.act(seat.table, message.action)
+        except ClientError as error:
+            seat.screen.refused(error.message)
+
+    async def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
+        seat, self.at_table = self.at_table, None
+        if self.lobby is None:
+            await self.shutdown()
+            self.exit(0)
+            return
+        if seat is not None:
+            with contextlib.suppress(ClientError):
+                await seat.client.leave(seat.table)
+            await seat.client.close()
+        while self.screen is not self.lobby and len(self.screen_stack) > 1:
+            self.pop_screen()
+        await self._list_selected()
+
+    # Lobby -------------------------------------------------------------------------
+
+    def _say(self, text: str) -> None:
+        if self.lobby is not None and self.screen is self.lobby:
+            self.lobby.status(text)
+        self.notify(text, severity="error", timeout=5)
+
+    def _add_host(self, entry: HostEntry) -> None:
+        self.hosts[entry.key] = entry
+        self._publish_hosts()
+
+    def _publish_hosts(self) -> None:
+        order = {"yours": 0, "lan": 1, "address": 2}
+        entries = sorted(
+            self.hosts.values(), key=lambda e: (order.get(e.origin, 3), e.name.casefold())
+        )
+        if self.lobby is not None:
+            self.lobby.set_hosts(entries)
+
+    async def _browse(self, factory: Callable[[], HostSource]) -> None:
+        source = self._source = factory()
+        try:
+            await source.start()
+        except DiscoveryError as error:
+            if self.lobby is not None:
+                self.lobby.status(f"{error} Press a to type an address.")
+            return
+        if self.lobby is not None:
+            self.lobby.status("Looking for hosts on the LAN... (a: join by address)")
+        async for event in source.events():
+            self._host_event(event)
+
+    def _host_event(self, event: HostEvent) -> None:
+        info = event.host
+        advertiser = self.embedded.advertiser if self.embedded is not None else None
+        if advertiser is not None and advertiser.running and advertiser.instance == info.instance:
+            return  # our own host, listed as "yours"
+        key = f"lan:{info.instance}"
+        if event.kind is ChangeKind.REMOVED:
+            self.hosts.pop(key, None)
+            self.listers.pop(key, None)
+        else:
+            address = info.addresses[0] if info.addresses else LOOPBACK
+            self.hosts[key] = HostEntry(
+                key, info.name, address, info.port, "lan", host_summary(info)
+            )
+        self._publish_hosts()
+
+    async def on_lobby_screen_host_chosen(self, message: LobbyScreen.HostChosen) -> None:
+        await self._list_selected()
+
+    async def _list_selected(self) -> None:
+        """Ask the highlighted host for its tables (while the lobby is on screen)."""
+        lobby = self.lobby
+        if lobby is None or self.screen is not lobby or self._closed:
+            return
+        host = lobby.selected
+        if host is None:
+            return
+        client = self.listers.get(host.key)
+        try:
+            if client is None or not client.connected:
+                client = Client(host.address, host.port, self.player, reconnect=False)
+                await client.connect()
+                self.listers[host.key] = client
+            tables = await client.list_tables()
+        except ClientError as error:
+            self.listers.pop(host.key, None)
+            lobby.set_tables(host.key, None, f"{host.name}: {error.message}")
+            return
+        lobby.set_tables(host.key, tables)
+
+    async def on_lobby_screen_join_table(self, message: LobbyScreen.JoinTable) -> None:
+        host = message.host
+        tables = self.lobby.tables.get(host.key, []) if self.lobby is not None else []
+        game = next((t.get("game") for t in tables if t.get("id") == message.table), None)
+        if game is None:
+            self._say(f"Table {message.table} is gone from {host.name}")
+            return
+        await self._sit(
+            (host.address, host.port), message.table, str(game), message.role, host.endpoint
+        )
+
+    async def on_lobby_screen_create(self, message: LobbyScreen.Create) -> None:
+        new: NewTable = message.new_table
+        try:
+            embedded = await self._ensure_host(
+                self.host_bind or EVERYWHERE, advertise=self.advertise
+            )
+            runner = embedded.host.create_table(
+                new.game, new.options, seats=new.seats, bots=new.bots, created_by=self.player
+            )
+        except (TableError, OSError) as error:
+            self._say(f"Could not create the table: {error}")
+            return
+        await self._sit(embedded.endpoint, runner.table.id, new.game, "player", embedded.address)
+
+    def on_lobby_screen_add_host(self, message: LobbyScreen.AddHost) -> None:
+        key = f"addr:{message.address}:{message.port}"
+        self._add_host(
+            HostEntry(
+                key, f"{message.address}:{message.port}", message.address, message.port, "address"
+            )
+        )
+        if self.lobby is not None:
+            self.lobby.select(key)
+
+    def on_lobby_screen_rename(self, message: LobbyScreen.Rename) -> None:
+        self.given_name = None
+        self._remember(message.name)
+        for client in self.listers.values():
+            client.name = message.name
+
+    # Stop ---------------------------------------------------------------------------
+
+    async def shutdown(self) -> None:
+        """Close every connection, the LAN browser and the embedded host (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        seat, self.at_table = self.at_table, None
+        clients = [*self.listers.values(), *([seat.client] if seat else [])]
+        self.listers.clear()
+        for client in clients:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(client.close(), 2.0)
+        if self._source is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._source.stop(), 2.0)
+        if self.embedded is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.embedded.close(), 3.0)
+
+    async def action_quit(self) -> None:
+        await self.shutdown()
+        self.exit(0)
+
+    async def on_unmount(self) -> None:
+        await self.shutdown()

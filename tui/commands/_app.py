@@ -1,0 +1,41 @@
+"""What the UI commands (``lobby``, ``play``, ``join``) share: ``--name`` and running the app."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tui.commands import UsageError
+
+
+def add_name(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--name",
+        metavar="NAME",
+        help="your name at the table (default: the one remembered, else asked once)",
+    )
+
+
+def checked_name(prog: str, name: str | None) -> str | None:
+    if name is None:
+        return None
+    from tui.config import BadName, clean_name
+
+    try:
+        return clean_name(name)
+    except BadName as error:
+        raise UsageError(f"{prog}: {error}") from None
+
+
+def run_app(app: object) -> int:
+    """Run a :class:`tui.app.ClowderApp`; its exit message (if any) goes to stderr."""
+    from tui.app import ClowderApp
+
+    assert isinstance(app, ClowderApp)
+    status = app.run()
+    return status if isinstance(status, int) else (app.return_code or 0)
+
+
+def need_terminal(prog: str) -> None:
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(f"{prog}: needs a terminal (it draws a full-screen UI)")

@@ -1,0 +1,479 @@
+"""The Catchy! table: the course and the cat, the trick, your hand, scores and log.
+
+Everything drawn comes from :meth:`engine.catchy.Catchy.view` for this seat;
+the only rules knowledge here is how cards look and how to word prompts.
+Your end of the course is always on the left (spectators see seat 0 there).
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePath
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from engine.catchy import ASSUMPTIONS, JOKER, STARTING, card_name, number
+from tui.screens.table import TCSS_DIR, TableScreen
+from tui.widgets.cards import CardFace, blank_lines, card_lines, compact_backs, row
+from tui.widgets.hand import Hand
+from tui.widgets.log import GameLog
+from tui.widgets.prompt import PromptLine
+from tui.widgets.scores import Scoreboard, ScoreLine
+
+CAT_MARK = "^.^"
+"""Odd cards show a cat (it matters: two odd cards flip the cat)."""
+
+FACE_STYLES = {
+    "R": "bold bright_white on red",
+    "G": "bold black on green",
+    "B": "bold bright_white on blue",
+}
+JOKER_STYLE = "bold black on yellow"
+MOOD_STYLES = {"red": "bold bright_white on red", "blue": "bold bright_white on blue"}
+
+RULES = """
+Two players lure a fickle cat into their arms. Each round: three cards are
+dealt face down as the *course*, seven to each player. Whoever holds the
+**Starting card** swaps it for one course card (nobody else sees which) and
+leads the first trick. The cat starts in the centre, **red side up**.
+
+**A trick.** The leader plays a card, then the follower plays one. The
+follower must play the led colour if they can; the **Joker** may be played
+at any time.
+
+- Same colour: the higher number wins. Different colours: the leader wins.
+  With the Joker in the trick, the higher number wins whatever the colours.
+- Both cards odd (they show a cat, ^.^): the cat **flips** (red <-> blue).
+- Red side up: the cat moves one step **towards the winner**. Blue side up:
+  one step **towards the loser**. The player it moved towards leads next.
+- Joker with any 3: the cat flips but does not move; the same leader leads.
+
+**End of a round**: when the cat reaches a player's Arms, or after seven
+tricks. Cat in your Arms: 3 points. Closer to you: 2 points. In the centre:
+1 point each. **The game** ends when someone has 7 points; the higher score
+wins (7-7: both win).
+
+**Keys**: left/right or 1-7 pick a card, enter plays it; when you hold the
+Starting card, 1-3 (or s then 1-3) take that course card; r rules; q leaves.
+"""
+
+
+def face(card: str) -> CardFace:
+    """How a Catchy! card looks: ``R 3`` with a cat on odd numbers; the Joker in yellow."""
+    if card == JOKER:
+        return CardFace("JKR", "★3★", JOKER_STYLE, "Joker")
+    if card == STARTING:
+        return CardFace("ST", "", "bold black on white", "Starting card")
+    if card == "?":
+        return CardFace("?", "", "bold bright_white on blue", "a face-down course card")
+    mark = CAT_MARK if number(card) % 2 else ""
+    return CardFace(f"{card[0]} {card[1]}", mark, FACE_STYLES.get(card[0], "bold"), card_name(card))
+
+
+def others(view: dict[str, Any]) -> int:
+    """The seat across the table from this view's seat (seat 1 for spectators)."""
+    seat = view.get("seat")
+    return 1 if seat is None else 1 - int(seat)
+
+
+def who(view: dict[str, Any], seat: int | None) -> str:
+    """A seat's name, or ``you``."""
+    if seat is None:
+        return "nobody"
+    if seat == view.get("seat"):
+        return "you"
+    players = view.get("players") or []
+    return str(players[seat]) if seat < len(players) else f"seat {seat + 1}"
+
+
+class CourseTrack(Widget):
+    """The course cards and the line the cat walks, your Arms on the left."""
+
+    DEFAULT_CSS = """
+    CourseTrack { height: 4; }
+    """
+
+    view: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    swapping: reactive[bool] = reactive(False)
+
+    def render(self) -> Text:
+        view = self.view
+        if view is None:
+            return Text("")
+        out = Text("Course ", style="bold")
+        for index, card in enumerate(view.get("course") or []):
+            style = "bold bright_white on blue" if card == "?" else "bold black on white"
+            if self.swapping:
+                style = "bold black on bright_yellow"
+            out.append(f"[{index + 1}:{'ST' if card == STARTING else '??'}]", style=style)
+            out.append(" ")
+        cat = view.get("cat") or {}
+        side = str(cat.get("side", "red"))
+        out.append(f"  cat: {side.upper()} side up", style=MOOD_STYLES.get(side, "bold"))
+        left_seat = view.get("seat") or 0
+        right_seat = 1 - left_seat
+        arms = int(cat.get("arms", 3))
+        position = int(cat.get("position", 0))
+        shown = position if left_seat == 0 else -position
+        cells = 2 * arms + 1
+        cell = max(3, min(5, (self.size.width - 2) // cells)) if self.size.width else 5
+        left_label = f"◀ {who(view, left_seat)}'s arms".replace("you's", "your")
+        right_label = f"{who(view, right_seat)}'s arms ▶".replace("you's", "your")
+        span = cells * cell + 2
+        gap = max(1, span - len(left_label) - len(right_label))
+        out.append("\n" + left_label + " " * gap + right_label)
+        out.append("\n┃")
+        for place in range(-arms, arms + 1):
+            if place == shown:
+                content, style = "=^.^=", MOOD_STYLES.get(side, "reverse")
+            elif abs(place) == arms:
+                content, style = "ARMS", "bold"
+            else:
+                content, style = ("◆" if place == 0 else "·"), "bright_black"
+            out.append(content[:cell].center(cell), style=style)
+        out.append("┃")
+        steps = abs(position)
+        if steps == 0:
+            where = "the cat sits in the centre"
+        else:
+            toward = 0 if position < 0 else 1
+            place_word = "in" if steps >= arms else f"{steps} step{'s' if steps > 1 else ''} toward"
+            where = f"the cat is {place_word} {who(view, toward)}".replace("in you", "in your arms")
+            if steps >= arms and toward != view.get("seat"):
+                where += "'s arms"
+        out.append("\n" + where, style="bright_black")
+        return out
+
+
+class TrickArea(Widget):
+    """The trick under way (or the last one, dimmed, with how it went)."""
+
+    DEFAULT_CSS = """
+    TrickArea { height: 5; }
+    """
+
+    view: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+
+    def render(self) -> Text:
+        view = self.view
+        if view is None:
+            return Text("")
+        trick = list(view.get("trick") or [])
+        tricks = list(view.get("tricks") or [])
+        done = len(tricks)
+        total = view.get("tricks_per_round", 7)
+        if trick or not tricks:
+            leader = view.get("leader")
+            title = Text(f"Trick {min(done + 1, total)} of {total}", style="bold")
+            if trick:
+                title.append(f" · {who(view, leader)} led".replace("you led", "you led"))
+            cards = [card_lines(face(card)) for card in trick]
+            cards += [blank_lines() for _ in range(2 - len(trick))]
+            notes = ""
+        else:
+            last = tricks[-1]
+            title = Text(f"Trick {done} of {total} done", style="bold")
+            title.append(f" · {who(view, last['leader'])} led", style="")
+            cards = [card_lines(face(card), dim=False) for card in last["cards"]]
+            notes = trick_summary(view, last)
+        body = row(cards)
+        out = title
+        out.append("\n")
+        lines = body.split("\n")
+        note_lines = wrap(notes, max(10, self.size.width - 13)) if notes else []
+        for index, line in enumerate(lines):
+            if index:
+                out.append("\n")
+            out.append_text(line)
+            if index < len(note_lines):
+                out.append("  " + note_lines[index], style="italic")
+        return out
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Greedy word wrap (no hyphenation)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}".strip()
+    if current:
+        lines.append(current)
+    return lines
+
+
+def trick_summary(view: dict[str, Any], trick: dict[str, Any]) -> str:
+    """``Tom won. Both odd: the cat flipped to BLUE and moved toward you.``"""
+    parts = []
+    winner = trick.get("winner")
+    parts.append("Joker and 3: nobody won." if winner is None else f"{who(view, winner)} won.")
+    side = str(trick.get("side", "red")).upper()
+    if trick.get("flipped"):
+        parts.append(f"Both odd: the cat flipped to {side}")
+    else:
+        parts.append(f"The cat ({side})")
+    toward = trick.get("toward")
+    parts[-1] += " and stayed." if toward is None else f" moved toward {who(view, toward)}."
+    text = " ".join(parts)
+    return text[0].upper() + text[1:]
+
+
+class CatchyTable(TableScreen):
+    """The Catchy! table for one seat (or a spectator)."""
+
+    CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", TCSS_DIR / "catchy.tcss"]
+    game_title = "Catchy!"
+    rules_text = RULES
+    assumptions = ASSUMPTIONS
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "pick", key_display="←→"),
+        Binding("right", "move(1)", "pick", show=False),
+        Binding("enter", "play", "play"),
+        Binding("space", "play", "play", show=False),
+        Binding("1", "number(1)", "card", key_display="1-7"),
+        *(Binding(str(n), f"number({n})", "card", show=False) for n in range(2, 10)),
+        Binding("s", "swap", "swap"),
+        Binding("escape", "cancel", "cancel", show=False),
+    ]
+
+    swapping: reactive[bool] = reactive(False)
+    """After ``s``: the next number key names a course card."""
+
+    def compose_board(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="board"):
+                yield Static("", id="title")
+                yield Static("", id="opponent")
+                yield CourseTrack(id="track")
+                yield TrickArea(id="trick")
+                yield Static("", id="hand-label")
+                yield Hand(face, id="hand")
+            with Vertical(id="side"):
+                yield Scoreboard(id="scores")
+                yield Static("", id="last-round")
+                yield GameLog(id="log")
+
+    # Drawing -------------------------------------------------------------------
+
+    def show(self, view: dict[str, Any]) -> None:
+        seat = view.get("seat")
+        players = list(view.get("players") or [])
+        opponent = others(view)
+        turn = view.get("turn")
+        phase = view.get("phase")
+        title = Text(f"Catchy! · Round {view.get('round', 1)}", style="bold")
+        if seat is None:
+            title.append(" · watching", style="bright_black")
+        self.query_one("#title", Static).update(title)
+        counts = list(view.get("hand_counts") or [0, 0])
+        opponent_line = Text(players[opponent] if opponent < len(players) else "?", style="bold")
+        opponent_line.append("  ")
+        opponent_line.append_text(compact_backs(counts[opponent] if opponent < len(counts) else 0))
+        if turn == opponent:
+            opponent_line.append("  ◀ to play", style="bold bright_yellow")
+        self.query_one("#opponent", Static).update(opponent_line)
+        self.query_one(CourseTrack).swapping = self.swapping
+        self.query_one(CourseTrack).view = view
+        self.query_one(TrickArea).view = view
+        hand = self.query_one(Hand)
+        own = list(view.get("hand") or [])
+        my_turn = seat is not None and turn == seat
+        unplayable = dict(view.get("unplayable") or {})
+        dimmed = set(unplayable)
+        if STARTING in own:
+            dimmed.add(STARTING)
+        if seat is None:
+            label = Text(
+                f"{players[1 - opponent] if players else '?'}: {counts[1 - opponent]} cards"
+            )
+        else:
+            label = Text("Your hand", style="bold")
+            if my_turn and phase == "play":
+                label.append("  ▶ your turn", style="bold bright_yellow")
+        self.query_one("#hand-label", Static).update(label)
+        hand.dimmed = frozenset(dimmed)
+        hand.cards = tuple(own)
+        hand.show_cursor = my_turn and phase == "play"
+        self.query_one(Scoreboard).set_scores(
+            [
+                ScoreLine(
+                    name,
+                    int((view.get("scores") or [0, 0])[index]),
+                    you=index == seat,
+                    turn=index == turn,
+                    note="leads" if index == view.get("leader") and phase == "play" else "",
+                )
+                for index, name in enumerate(players)
+            ],
+            view.get("target"),
+        )
+        self._show_last_round(view)
+        self.query_one(GameLog).show(list(view.get("log") or []))
+        self.query_one(PromptLine).prompt(self.prompt_text(view))
+
+    def _show_last_round(self, view: dict[str, Any]) -> None:
+        last = view.get("last_round")
+        panel = self.query_one("#last-round", Static)
+        if not last:
+            panel.update(Text("No round finished yet", style="bright_black"))
+            return
+        players = list(view.get("players") or [])
+        points = last.get("points") or [0, 0]
+        gained = ", ".join(
+            f"{who(view, index)} +{value}" for index, value in enumerate(points) if value
+        )
+        course = " ".join(face(card).label.replace(" ", "") for card in last.get("course") or [])
+        text = Text(f"Round {last.get('round')}: ", style="bold")
+        text.append(f"{gained}\ncourse was {course}")
+        panel.update(text)
+        previous = getattr(self, "_last_round_seen", None)
+        if previous is not None and previous != last.get("round"):
+            score = "-".join(str(s) for s in last.get("scores") or [])
+            self.notify(f"Round {last.get('round')} over: {gained}. Score {score}.", timeout=4)
+        self._last_round_seen = last.get("round")
+        del players
+
+    def prompt_text(self, view: dict[str, Any]) -> str:
+        """What the player may do now, in words."""
+        seat = view.get("seat")
+        turn = view.get("turn")
+        phase = view.get("phase")
+        if phase == "over":
+            return "Game over · r rules · q leaves"
+        if seat is None:
+            return f"Watching: {who(view, turn)} to play · q leaves"
+        if turn != seat:
+            if phase == "swap":
+                return f"{who(view, turn)} holds the Starting card and swaps it..."
+            return f"{who(view, turn)} to play..."
+        if phase == "swap":
+            if self.swapping:
+                return "Swap: which course card, 1, 2 or 3? (escape cancels)"
+            return "You hold the Starting card: press 1, 2 or 3 to swap it for that course card"
+        trick = list(view.get("trick") or [])
+        if trick:
+            led = trick[0]
+            if led == JOKER:
+                return "Follow the Joker with any card: ←→/1-7 pick, enter plays"
+            colour = card_name(led).split()[0].lower()
+            return f"Follow {card_name(led)}: {colour} if you can (or the Joker) · enter plays"
+        return "Your lead: ←→ or 1-7 pick a card, enter plays it"
+
+    # Keys ----------------------------------------------------------------------
+
+    def _my_turn(self, phase: str) -> bool:
+        view = self.view
+        return (
+            view is not None
+            and view.get("seat") is not None
+            and view.get("turn") == view.get("seat")
+            and view.get("phase") == phase
+        )
+
+    def action_move(self, delta: int) -> None:
+        self.query_one(Hand).move(delta)
+
+    def action_number(self, value: int) -> None:
+        view = self.view
+        if view is None or view.get("phase") == "waiting":
+            return
+        if view.get("phase") == "swap" or self.swapping:
+            self.swap(value)
+            return
+        hand = self.query_one(Hand)
+        if value <= len(hand.cards):
+            hand.cursor = value - 1
+            card = hand.cards[value - 1]
+            reason = (view.get("unplayable") or {}).get(card)
+            if reason:
+                self.query_one(PromptLine).refuse(f"{card_name(card)}: {reason}")
+
+    def action_swap(self) -> None:
+        view = self.view
+        if view is None or view.get("phase") != "swap":
+            self.refused("There is nothing to swap now: the Starting card was swapped")
+            return
+        if not self._my_turn("swap"):
+            self.refused(f"{who(view, view.get('turn'))} holds the Starting card, not you")
+            return
+        self.swapping = True
+        self.show(view)
+
+    def action_cancel(self) -> None:
+        if self.swapping:
+            self.swapping = False
+            if self.view is not None:
+                self.show(self.view)
+
+    def swap(self, value: int) -> None:
+        view = self.view
+        assert view is not None
+        self.swapping = False
+        if not self._my_turn("swap"):
+            self.refused(f"{who(view, view.get('turn'))} holds the Starting card, not you")
+            return
+        if not 1 <= value <= len(view.get("course") or []):
+            self.refused("The course cards are numbered 1, 2 and 3")
+            return
+        self.act({"type": "swap", "course": value - 1})
+
+    def action_play(self) -> None:
+        view = self.view
+        hand = self.query_one(Hand)
+        card = hand.current
+        if view is None or card is None or view.get("seat") is None:
+            return
+        self.try_play(card)
+
+    def on_hand_chosen(self, message: Hand.Chosen) -> None:
+        self.try_play(message.card)
+
+    def try_play(self, card: str) -> None:
+        """Play ``card`` if the view says it may be played, else say why not."""
+        view = self.view
+        assert view is not None
+        phase = view.get("phase")
+        if phase == "over":
+            self.refused("The game is over")
+        elif phase == "swap" and self._my_turn("swap"):
+            self.refused("Swap the Starting card first: press 1, 2 or 3 for a course card")
+        elif view.get("turn") != view.get("seat"):
+            self.refused(f"It is {who(view, view.get('turn'))}'s turn")
+        elif card == STARTING:
+            self.refused("The Starting card is never played")
+        elif card in (view.get("unplayable") or {}):
+            self.refused(f"{card_name(card)}: {view['unplayable'][card]}")
+        else:
+            self.act({"type": "play", "card": card})
+
+    def results_lines(self, view: dict[str, Any]) -> list[str]:
+        players = list(view.get("players") or [])
+        outcome = view.get("outcome") or {}
+        winners = [players[seat] for seat in outcome.get("winners") or [] if seat < len(players)]
+        scores = outcome.get("scores") or view.get("scores") or []
+        if view.get("seat") is not None and view.get("seat") in (outcome.get("winners") or []):
+            head = "You win!" if len(winners) == 1 else "You share the win!"
+        else:
+            head = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}."
+        lines = [head, ""]
+        lines += [
+            f"{name}{' (you)' if index == view.get('seat') else ''}: {scores[index]} points"
+            for index, name in enumerate(players)
+            if index < len(scores)
+        ]
+        last = view.get("last_round")
+        if last:
+            course = ", ".join(card_name(card) for card in last.get("course") or [])
+            lines += ["", f"Last round ({last.get('round')}): course was {course}."]
+        lines += ["", f"Target was {view.get('target')} points."]
+        return lines

@@ -1,0 +1,132 @@
+"""The host a player's own Clowder runs for the tables they open (in the same event loop).
+
+``clowder play`` and the lobby's "create" start a :class:`net.host.Host`
+here, so friends can join this player's table while they play on it. When
+the table is meant for others too it listens on every interface and is
+advertised on the LAN (:class:`net.discovery.Advertiser`); a solo game
+against bots listens on loopback only and is not advertised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+
+from net.discovery import Advertiser, DiscoveryError, TableSummary
+from net.host import DEFAULT_PORT, Host
+from net.messages import PROTOCOL_VERSION
+from net.runner import BOT_DELAY_S
+
+LOOPBACK = "127.0.0.1"
+EVERYWHERE = "0.0.0.0"
+LOG_LINES = 200
+
+
+class EmbeddedHost:
+    """A :class:`Host` (and maybe its LAN advertisement) owned by this UI."""
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        bind: str = LOOPBACK,
+        port: int | None = None,
+        advertise: bool = False,
+        bot_delay_s: float = BOT_DELAY_S,
+    ) -> None:
+        self.bind = bind
+        self.advertise = advertise
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        """The host's log lines (it must never print over the UI)."""
+        self.note = ""
+        """Why the LAN advertisement is not running, when it is not."""
+        self._wanted_port = port
+        self.host = Host(
+            name=name, bind=bind, port=port or 0, bot_delay_s=bot_delay_s, log=self.log.append
+        )
+        self.advertiser: Advertiser | None = None
+        self._advertising: asyncio.Task[None] | None = None
+
+    @property
+    def port(self) -> int:
+        return self.host.port
+
+    @property
+    def endpoint(self) -> tuple[str, int]:
+        """Where this process connects to its own host."""
+        return (LOOPBACK, self.host.port)
+
+    @property
+    def address(self) -> str:
+        """What others type to join (``clowder join ...``)."""
+        shown = LOOPBACK if self.bind == LOOPBACK else self._lan_address()
+        return f"{shown}:{self.host.port}"
+
+    def _lan_address(self) -> str:
+        if self.advertiser is not None and self.advertiser.addresses:
+            return self.advertiser.addresses[0]
+        return self.bind if self.bind != EVERYWHERE else "this-machine"
+
+    async def start(self) -> None:
+        """Listen (on the wanted port, else the default, else any free one); advertise if asked."""
+        ports = [self._wanted_port] if self._wanted_port is not None else [DEFAULT_PORT, 0]
+        if self.bind == LOOPBACK and self._wanted_port is None:
+            ports = [0]
+        for attempt, port in enumerate(ports):
+            self.host.port = port
+            try:
+                await self.host.start()
+                break
+            except OSError:
+                if attempt == len(ports) - 1:
+                    raise
+        if self.advertise:
+            self.advertiser = Advertiser(
+                port=self.host.port,
+                protocol_version=PROTOCOL_VERSION,
+                name=self.host.name,
+                bind=self.bind,
+                games=self._games(),
+            )
+            self.host.on_tables_changed = self._tables_changed
+            self._advertising = asyncio.get_running_loop().create_task(self._advertise())
+
+    @staticmethod
+    def _games() -> list[str]:
+        from engine import registry
+
+        return registry.names()
+
+    async def _advertise(self) -> None:
+        assert self.advertiser is not None
+        try:
+            await self.advertiser.start()
+        except DiscoveryError as error:
+            self.note = str(error)
+            self.advertiser = None
+            return
+        self._tables_changed()
+
+    def open_tables(self) -> list[TableSummary]:
+        """The tables with free seats, as the TXT record lists them."""
+        return [
+            TableSummary(summary["id"], summary["game"], summary["free"])
+            for summary in self.host.table_summaries()
+            if summary["free"] > 0 and summary["status"] == "waiting"
+        ]
+
+    def _tables_changed(self) -> None:
+        if self.advertiser is not None and self.advertiser.running:
+            self.advertiser.update(tables=self.open_tables())
+
+    async def close(self) -> None:
+        """Say goodbye on the LAN, then stop the host."""
+        if self._advertising is not None and not self._advertising.done():
+            self._advertising.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._advertising
+        if self.advertiser is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.advertiser.stop(), 2.0)
+        await self.host.close()

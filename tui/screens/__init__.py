@@ -1,0 +1,1 @@
+"""One screen per mode: lobby, table, results, rules (plus the small dialogs they open)."""

@@ -1,0 +1,200 @@
+"""Small dialogs: the player's name, a host's address, a new table's game and options.
+
+Each returns plain data with ``dismiss`` (``None`` when cancelled) and
+checks what was typed before closing, saying what is wrong in the dialog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+from engine import registry
+from net.host import DEFAULT_PORT
+from tui.config import BadName, clean_name
+
+
+class Dialog(ModalScreen[Any]):
+    """A centred box; escape cancels, enter in the last field submits."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def on_mount(self) -> None:
+        self.add_class("dialog")
+
+    def say(self, problem: str) -> None:
+        self.query_one("#problem", Static).update(problem)
+
+
+class NameDialog(Dialog):
+    """Asks the player's name (shown to the others at the table)."""
+
+    def __init__(self, current: str | None = None) -> None:
+        super().__init__()
+        self.current = current or ""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Your name (the others see it at the table):")
+            yield Input(
+                self.current, placeholder="e.g. Bea", id="name", max_length=32, compact=True
+            )
+            yield Static("", id="problem", classes="error")
+
+    @on(Input.Submitted)
+    def submit(self) -> None:
+        try:
+            self.dismiss(clean_name(self.query_one("#name", Input).value))
+        except BadName as error:
+            self.say(str(error))
+
+
+def parse_address(text: str) -> tuple[str, int]:
+    """``host[:port]`` as ``(host, port)``; ValueError with a readable message."""
+    text = text.strip()
+    if not text:
+        raise ValueError("Type an address such as 192.168.1.20 or 192.168.1.20:7707")
+    host, colon, port_text = text.rpartition(":")
+    if not colon:
+        return text, DEFAULT_PORT
+    if not host:
+        raise ValueError(f"{text!r} has a port but no host")
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"The port must be a number, not {port_text!r}") from None
+    if not 0 < port < 65536:
+        raise ValueError(f"The port must be 1 to 65535, not {port}")
+    return host, port
+
+
+class AddressDialog(Dialog):
+    """Join by address: ``host[:port]`` when the LAN lookup cannot see the host."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(f"Host address (host or host:port, port {DEFAULT_PORT} by default):")
+            yield Input(placeholder="192.168.1.20:7707", id="address", compact=True)
+            yield Static("", id="problem", classes="error")
+
+    @on(Input.Submitted)
+    def submit(self) -> None:
+        try:
+            self.dismiss(parse_address(self.query_one("#address", Input).value))
+        except ValueError as error:
+            self.say(str(error))
+
+
+@dataclass
+class NewTable:
+    """What the create dialog returns."""
+
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: int = 2
+    bots: int = 0
+
+
+HIDDEN_OPTIONS = {"deck"}
+"""Options not offered in the dialog (``deck`` is for tests and replays)."""
+
+
+class CreateDialog(Dialog):
+    """Pick a game, its options, the number of seats and how many of them are bots."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "cancel"),
+        Binding("ctrl+s", "create", "create"),
+    ]
+
+    def __init__(self, game: str | None = None) -> None:
+        super().__init__()
+        self.game = game or registry.names()[0]
+
+    def compose(self) -> ComposeResult:
+        described = registry.get(self.game).describe()
+        games = [(registry.get(name).title, name) for name in registry.names()]
+        low, high = described["min_players"], described["max_players"]
+        with Vertical():
+            yield Label("New table on this computer (others on the LAN can join)")
+            yield Select(games, value=self.game, allow_blank=False, id="game", compact=True)
+            with Horizontal(classes="buttons"):
+                yield Label("Seats ")
+                yield Select(
+                    [(str(n), n) for n in range(low, high + 1)],
+                    value=low,
+                    allow_blank=False,
+                    id="seats",
+                    compact=True,
+                )
+                yield Label(" bots ")
+                yield Select(
+                    [(str(n), n) for n in range(high)],
+                    value=low - 1,
+                    allow_blank=False,
+                    id="bots",
+                    compact=True,
+                )
+            for option in described["options"]:
+                if option["name"] in HIDDEN_OPTIONS:
+                    continue
+                limits = ""
+                if "minimum" in option or "maximum" in option:
+                    limits = f" ({option.get('minimum', '')}-{option.get('maximum', '')})"
+                yield Label(f"{option['help']}{limits}:")
+                yield Input(
+                    str(option["default"]).lower()
+                    if option["kind"] == "bool"
+                    else str(option["default"]),
+                    id=f"option-{option['name']}",
+                    classes="option",
+                    compact=True,
+                )
+            yield Static("", id="problem", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Create (ctrl+s)", id="create", variant="primary")
+                yield Button("Cancel (esc)", id="cancel")
+
+    @on(Select.Changed, "#game")
+    async def game_changed(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str) and event.value != self.game:
+            self.game = event.value
+            await self.recompose()
+
+    @on(Button.Pressed, "#cancel")
+    def cancelled(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#create")
+    @on(Input.Submitted)
+    def action_create(self) -> None:
+        game = registry.get(self.game)
+        options: dict[str, Any] = {}
+        for field_input in self.query(".option").results(Input):
+            name = (field_input.id or "").removeprefix("option-")
+            options[name] = field_input.value.strip()
+        seats = self.query_one("#seats", Select).value
+        bots = self.query_one("#bots", Select).value
+        assert isinstance(seats, int) and isinstance(bots, int)
+        if bots >= seats:
+            self.say(f"Leave at least one seat for you: at most {seats - 1} bots")
+            return
+        from engine.core import InvalidOptions, parse_options
+
+        try:
+            parsed = parse_options(game.title, game.option_specs, options)
+        except InvalidOptions as error:
+            self.say(str(error))
+            return
+        chosen = {name: parsed[name] for name in options}
+        self.dismiss(NewTable(self.game, chosen, seats, bots))

@@ -1,0 +1,306 @@
+"""The lobby: hosts (found on the LAN, typed in, or this computer's own) and their tables.
+
+Data down: :meth:`LobbyScreen.set_hosts`, :meth:`LobbyScreen.set_tables`,
+:meth:`LobbyScreen.status`. Intents up: :class:`LobbyScreen.HostChosen`
+(list that host's tables), :class:`LobbyScreen.JoinTable`,
+:class:`LobbyScreen.Create`, :class:`LobbyScreen.AddHost`,
+:class:`LobbyScreen.Rename`. The app does the networking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from tui.screens.dialogs import AddressDialog, CreateDialog, NameDialog, NewTable
+from tui.screens.table import TCSS_DIR
+
+
+@dataclass(frozen=True)
+class HostEntry:
+    """One host the lobby lists. ``key`` is stable across updates."""
+
+    key: str
+    name: str
+    address: str
+    port: int
+    origin: str
+    """``lan`` (found by discovery), ``address`` (typed in) or ``yours`` (this computer)."""
+    summary: str = ""
+    """What the LAN advertisement says (``2 tables, 1 open``), before we connect."""
+
+    @property
+    def endpoint(self) -> str:
+        return f"{self.address}:{self.port}"
+
+
+def seats_text(seats: Sequence[dict[str, Any]]) -> str:
+    """``Ann, Bot Tom, (free)``; a dropped player is marked ``(away)``."""
+    parts = []
+    for seat in seats:
+        name = seat.get("name")
+        if not name:
+            parts.append("(free)")
+        elif seat.get("human") and not seat.get("connected"):
+            parts.append(f"{name} (away)")
+        else:
+            parts.append(str(name))
+    return ", ".join(parts)
+
+
+def table_row(table: dict[str, Any]) -> tuple[str, str, str, str]:
+    """The lobby's columns for one table summary: id, game, seats, status."""
+    status = str(table.get("status", "?"))
+    free = int(table.get("free", 0))
+    if free and status == "waiting":
+        status = f"{free} seat{'s' if free != 1 else ''} free"
+    watchers = int(table.get("spectators", 0))
+    if watchers:
+        status += f", {watchers} watch"
+    title = str(table.get("title") or table.get("game", "?"))
+    return (str(table.get("id", "?")), title, seats_text(table.get("seats") or []), status)
+
+
+COLUMNS = (("id", 3), ("game", 8), ("seats", 16), ("status", 16))
+"""The tables' columns and widths (they fit the 80-column lobby)."""
+
+
+class LobbyScreen(Screen[None]):
+    """Hosts on the left, the highlighted host's tables on the right."""
+
+    CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "lobby.tcss"]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "join", "join", priority=True),
+        Binding("w", "watch", "watch"),
+        Binding("c", "create", "create table"),
+        Binding("a", "address", "address"),
+        Binding("n", "rename", "name"),
+        Binding("tab", "switch", "hosts/tables", show=False),
+        Binding("q", "app.quit", "quit"),
+    ]
+
+    class HostChosen(Message):
+        def __init__(self, host: HostEntry | None) -> None:
+            super().__init__()
+            self.host = host
+
+    class JoinTable(Message):
+        def __init__(self, host: HostEntry, table: str, role: str) -> None:
+            super().__init__()
+            self.host = host
+            self.table = table
+            self.role = role
+
+    class Create(Message):
+        def __init__(self, new_table: NewTable) -> None:
+            super().__init__()
+            self.new_table = new_table
+
+    class AddHost(Message):
+        def __init__(self, address: str, port: int) -> None:
+            super().__init__()
+            self.address = address
+            self.port = port
+
+    class Rename(Message):
+        def __init__(self, name: str) -> None:
+            super().__init__()
+            self.name = name
+
+    def __init__(self, player: str = "") -> None:
+        super().__init__()
+        self.player = player
+        self.hosts: list[HostEntry] = []
+        self.tables: dict[str, list[dict[str, Any]]] = {}
+        self._shown_rows: list[tuple[str, str, str, str]] | None = None
+        self._ready = False
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="lobby-title")
+        with Horizontal(id="lobby-main"):
+            with Vertical(id="hosts-pane"):
+                yield Static("Hosts", classes="pane-title")
+                yield OptionList(id="hosts")
+            with Vertical(id="tables-pane"):
+                yield Static("Tables", id="tables-title", classes="pane-title")
+                yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
+        yield Static("", id="lobby-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._ready = True
+        table = self.query_one("#tables", DataTable)
+        for label, width in COLUMNS:
+            table.add_column(label, width=width)
+        self._title()
+        self._fill_hosts()
+        self.query_one("#hosts", OptionList).focus()
+
+    def _title(self) -> None:
+        title = Text("Clowder lobby", style="bold")
+        title.append(f" · you are {self.player or '?'} (n renames)")
+        self.query_one("#lobby-title", Static).update(title)
+
+    # Data down ----------------------------------------------------------------
+
+    @property
+    def selected(self) -> HostEntry | None:
+        if not self._ready:
+            return None
+        hosts = self.query_one("#hosts", OptionList)
+        index = hosts.highlighted
+        if index is None or not 0 <= index < len(self.hosts):
+            return None
+        return self.hosts[index]
+
+    def set_player(self, name: str) -> None:
+        self.player = name
+        if self._ready:
+            self._title()
+
+    def set_hosts(self, hosts: Sequence[HostEntry]) -> None:
+        """Replace the host list, keeping the highlighted host highlighted."""
+        self.hosts = list(hosts)
+        if self._ready:
+            self._fill_hosts()
+
+    def _fill_hosts(self) -> None:
+        widget = self.query_one("#hosts", OptionList)
+        before = self.selected.key if widget.option_count and self.selected else None
+        widget.clear_options()
+        for entry in self.hosts:
+            label = Text(entry.name, style="bold")
+            origin = {"yours": "this computer", "address": "by address"}.get(entry.origin, "")
+            detail = origin or entry.summary
+            if detail:
+                label.append(f"\n  {detail}", style="bright_black")
+            widget.add_option(Option(label, id=entry.key))
+        if not self.hosts:
+            widget.add_option(Option(Text("(none yet)", style="bright_black"), disabled=True))
+            self._show_tables(None)
+            return
+        keys = [entry.key for entry in self.hosts]
+        widget.highlighted = keys.index(before) if before in keys else 0
+
+    def select(self, key: str) -> None:
+        """Highlight host ``key`` (e.g. one just typed in)."""
+        keys = [entry.key for entry in self.hosts]
+        if self._ready and key in keys:
+            self.query_one("#hosts", OptionList).highlighted = keys.index(key)
+
+    def set_tables(self, key: str, tables: list[dict[str, Any]] | None, problem: str = "") -> None:
+        """The tables of host ``key`` (``None`` and a ``problem`` if they could not be listed)."""
+        if tables is None:
+            self.tables.pop(key, None)
+        else:
+            self.tables[key] = tables
+        if self._ready and self.selected is not None and self.selected.key == key:
+            self._show_tables(self.selected, problem)
+
+    def _show_tables(self, host: HostEntry | None, problem: str = "") -> None:
+        title = self.query_one("#tables-title", Static)
+        widget = self.query_one("#tables", DataTable)
+        if host is None:
+            title.update("Tables")
+            rows: list[tuple[str, str, str, str]] = []
+        else:
+            title.update(Text(f"Tables on {host.name} ({host.endpoint})", style="bold"))
+            rows = [table_row(table) for table in self.tables.get(host.key, [])]
+        if problem:
+            self.status(problem)
+        if rows == self._shown_rows:
+            return
+        self._shown_rows = rows
+        cursor = widget.cursor_row
+        widget.clear()
+        for cells in rows:
+            widget.add_row(*cells, key=cells[0])
+        if rows:
+            widget.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
+
+    def status(self, text: str) -> None:
+        if self._ready:
+            self.query_one("#lobby-status", Static).update(text)
+
+    # Intents up ---------------------------------------------------------------
+
+    @on(OptionList.OptionHighlighted, "#hosts")
+    def host_highlighted(self) -> None:
+        host = self.selected
+        self._shown_rows = None
+        self._show_tables(host)
+        self.post_message(self.HostChosen(host))
+
+    @on(OptionList.OptionSelected, "#hosts")
+    def host_selected(self) -> None:
+        self.query_one("#tables", DataTable).focus()
+
+    @on(DataTable.RowSelected, "#tables")
+    def table_selected(self) -> None:
+        self._join("player")
+
+    def _current_table(self) -> str | None:
+        widget = self.query_one("#tables", DataTable)
+        if not widget.row_count:
+            return None
+        row_key = widget.coordinate_to_cell_key(widget.cursor_coordinate).row_key
+        return None if row_key.value is None else str(row_key.value)
+
+    def _join(self, role: str) -> None:
+        host = self.selected
+        table = self._current_table()
+        if host is None:
+            self.status("No host to join yet: wait for one, or press a to type an address")
+        elif table is None:
+            self.status(f"{host.name} has no tables yet: press c to create one here")
+        else:
+            self.post_message(self.JoinTable(host, table, role))
+
+    def action_join(self) -> None:
+        if self.query_one("#hosts", OptionList).has_focus:
+            self.query_one("#tables", DataTable).focus()
+            if self._current_table() is None:
+                self._join("player")
+            return
+        self._join("player")
+
+    def action_watch(self) -> None:
+        self._join("spectator")
+
+    def action_switch(self) -> None:
+        hosts = self.query_one("#hosts", OptionList)
+        (self.query_one("#tables", DataTable) if hosts.has_focus else hosts).focus()
+
+    def action_create(self) -> None:
+        def created(new_table: NewTable | None) -> None:
+            if new_table is not None:
+                self.post_message(self.Create(new_table))
+
+        self.app.push_screen(CreateDialog(), created)
+
+    def action_address(self) -> None:
+        def chosen(address: tuple[str, int] | None) -> None:
+            if address is not None:
+                self.post_message(self.AddHost(*address))
+
+        self.app.push_screen(AddressDialog(), chosen)
+
+    def action_rename(self) -> None:
+        def named(name: str | None) -> None:
+            if name:
+                self.set_player(name)
+                self.post_message(self.Rename(name))
+
+        self.app.push_screen(NameDialog(self.player), named)

@@ -1,0 +1,48 @@
+"""The rules screen: a game's rules in short, then the assumptions this Clowder makes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Markdown
+
+
+def rules_markdown(title: str, rules: str, assumptions: Sequence[str]) -> str:
+    """The page: the rules, then every assumption as a bullet."""
+    parts = [f"# {title}: rules", "", rules.strip()]
+    if assumptions:
+        parts += ["", "## Where the rulebook is unclear, Clowder assumes", ""]
+        parts += [f"- {line}" for line in assumptions]
+    return "\n".join(parts)
+
+
+class RulesScreen(Screen[None]):
+    """Scrollable rules; escape, r or q goes back."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "back"),
+        Binding("r", "app.pop_screen", "back", show=False),
+        Binding("q", "app.pop_screen", "back", show=False),
+        Binding("up", "scroll(-1)", "scroll", key_display="↑↓"),
+        Binding("down", "scroll(1)", "scroll", show=False),
+    ]
+
+    def __init__(self, title: str, rules: str, assumptions: Sequence[str] = ()) -> None:
+        super().__init__()
+        self.page = rules_markdown(title, rules, assumptions)
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="rules"):
+            yield Markdown(self.page)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#rules").focus()
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#rules", VerticalScroll).scroll_relative(y=lines, animate=False)

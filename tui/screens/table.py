@@ -1,0 +1,187 @@
+"""The table screen every game shares: view in, intents out, errors and presence shown.
+
+A game's screen subclasses :class:`TableScreen`, composes its board from
+:mod:`tui.widgets` and implements :meth:`TableScreen.show`. Data flows
+down: the app sets :attr:`TableScreen.view` (the host's view for this seat)
+and calls :meth:`presence`, :meth:`link` and :meth:`refused`. Intents flow
+up as messages (:class:`TableScreen.Act`, :class:`TableScreen.Leave`); the
+app sends them to the host. The screen never talks to the network, so tests
+can drive it with fixed views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path, PurePath
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tui.widgets.connection import ConnectionLine
+from tui.widgets.prompt import PromptLine
+
+TCSS_DIR = Path(__file__).resolve().parent.parent
+"""Where the ``.tcss`` style files live (``tui/``, shipped as package data)."""
+
+
+class TableScreen(Screen[None]):
+    """Base of every game's table: waiting room, prompt, connection line, rules and results."""
+
+    CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss"]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "rules", "rules"),
+        Binding("q", "leave", "quit"),
+    ]
+
+    view: reactive[dict[str, Any] | None] = reactive(None, always_update=True, init=False)
+    """The host's latest view for this seat (``None`` until the first arrives)."""
+
+    game_title: ClassVar[str] = "Table"
+    rules_text: ClassVar[str] = ""
+    assumptions: ClassVar[Sequence[str]] = ()
+
+    class Act(Message):
+        """The player wants ``action`` done (the app sends it to the host)."""
+
+        def __init__(self, action: dict[str, Any]) -> None:
+            super().__init__()
+            self.action = action
+
+    class Leave(Message):
+        """The player leaves the table."""
+
+    def __init__(self, *, table_id: str = "", place: str = "") -> None:
+        super().__init__()
+        self.table_id = table_id
+        self.place = place
+        """Where the table is (``127.0.0.1:7707``), for the connection line."""
+        self._results_shown = False
+        self._ready = False
+        """Set once composed and mounted: before that, data is kept and drawn on mount."""
+        self._seats: list[dict[str, Any]] = []
+        self._link = (True, place)
+
+    # Composition ---------------------------------------------------------------
+
+    def compose_board(self) -> ComposeResult:
+        """The game's own widgets (the subclass's part of the screen)."""
+        yield from ()
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="waiting")
+        yield from self.compose_board()
+        yield PromptLine(id="prompt")
+        yield ConnectionLine(id="connection")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self.query_one(ConnectionLine).set_link(*self._link)
+        self.query_one(ConnectionLine).set_seats(self._seats, self.seat)
+        if self.view is None:
+            self._show_waiting({"phase": "waiting", "seats": []})
+        else:
+            self.watch_view(self.view)
+
+    # Data down -----------------------------------------------------------------
+
+    @property
+    def seat(self) -> int | None:
+        """This player's seat (``None``: watching)."""
+        return None if self.view is None else self.view.get("seat")
+
+    def watch_view(self, view: dict[str, Any] | None) -> None:
+        if view is None or not self._ready:
+            return  # on_mount draws it
+        if view.get("phase") == "waiting":
+            self._show_waiting(view)
+            return
+        self.query_one("#waiting").display = False
+        self.set_class(False, "-waiting")
+        self.show(view)
+        if view.get("outcome") is not None and not self._results_shown:
+            self._results_shown = True
+            self.show_results(view)
+
+    def _show_waiting(self, view: dict[str, Any]) -> None:
+        seats = view.get("seats") or []
+        free = sum(1 for seat in seats if not seat.get("name"))
+        names = ", ".join(seat["name"] for seat in seats if seat.get("name"))
+        lines = [f"{self.game_title}: waiting for players"]
+        if names:
+            lines.append(f"Seated: {names}")
+        if free:
+            lines.append(
+                f"{free} seat{'s' if free != 1 else ''} free: friends join from their lobby"
+            )
+        if self.place:
+            lines.append(f"(or with: clowder join {self.place})")
+        waiting = self.query_one("#waiting", Static)
+        waiting.update("\n".join(lines))
+        waiting.display = True
+        self.set_class(True, "-waiting")
+        self.query_one(PromptLine).prompt("Waiting for the table to fill · q leaves")
+
+    def show(self, view: dict[str, Any]) -> None:
+        """Draw ``view`` (the subclass's job)."""
+
+    def show_results(self, view: dict[str, Any]) -> None:
+        """The game ended: open the results screen (subclasses give it their summary)."""
+        from tui.screens.results import ResultsScreen
+
+        self.app.push_screen(
+            ResultsScreen(self.game_title, self.results_lines(view)), self._after_results
+        )
+
+    def _after_results(self, choice: str | None) -> None:
+        if choice == "leave":
+            self.action_leave()
+
+    def results_lines(self, view: dict[str, Any]) -> list[str]:
+        outcome = view.get("outcome") or {}
+        players = view.get("players") or []
+        scores = outcome.get("scores") or []
+        winners = outcome.get("winners") or []
+        lines = [
+            f"{players[seat] if seat < len(players) else seat}: {score}"
+            for seat, score in enumerate(scores)
+        ]
+        names = " and ".join(players[seat] for seat in winners if seat < len(players))
+        return [f"{names} won!" if names else "Nobody won.", *lines]
+
+    def presence(self, seats: Sequence[dict[str, Any]]) -> None:
+        """Who sits where, connected or not, and their round trips."""
+        self._seats = [dict(seat) for seat in seats]
+        if self._ready:
+            self.query_one(ConnectionLine).set_seats(self._seats, self.seat)
+
+    def link(self, connected: bool, detail: str) -> None:
+        """Our own connection to the host went down or came back."""
+        self._link = (connected, detail)
+        if self._ready:
+            self.query_one(ConnectionLine).set_link(connected, detail)
+
+    def refused(self, reason: str) -> None:
+        """The host (or the screen itself) refused what the player tried."""
+        if self._ready:
+            self.query_one(PromptLine).refuse(reason)
+            self.app.bell()
+
+    # Intents up ----------------------------------------------------------------
+
+    def act(self, action: dict[str, Any]) -> None:
+        self.post_message(self.Act(action))
+
+    def action_leave(self) -> None:
+        self.post_message(self.Leave())
+
+    def action_rules(self) -> None:
+        from tui.screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.game_title, self.rules_text, self.assumptions))

@@ -1,0 +1,32 @@
+"""The prompt line: what the player may do now, or why what they tried was refused."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+class PromptLine(Widget):
+    """One line. An error (``! You must follow red``) stays until the next prompt replaces it."""
+
+    DEFAULT_CSS = """
+    PromptLine { height: 1; }
+    """
+
+    text: reactive[str] = reactive("")
+    error: reactive[str] = reactive("")
+
+    def prompt(self, text: str) -> None:
+        """Show ``text`` as the prompt; clears a shown error."""
+        self.error = ""
+        self.text = text
+
+    def refuse(self, reason: str) -> None:
+        """Show ``reason`` as an error (bold, marked with ``!`` so it reads without colour)."""
+        self.error = reason
+
+    def render(self) -> Text:
+        if self.error:
+            return Text(f"! {self.error}", style="bold bright_red")
+        return Text(self.text, style="bold")
