@@ -269,10 +269,9 @@ class LobbyScreen(Screen[None]):
             self.post_message(self.JoinTable(host, table, role))
 
     def action_join(self) -> None:
-        if self.query_one("#hosts", OptionList).has_focus:
-            self.query_one("#tables", DataTable).focus()
-            if self._current_table() is None:
-                self._join("player")
+        tables = self.query_one("#tables", DataTable)
+        if self.query_one("#hosts", OptionList).has_focus and tables.row_count > 1:
+            tables.focus()  # several tables: choose one first
             return
         self._join("player")
 
