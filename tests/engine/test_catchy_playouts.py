@@ -18,33 +18,14 @@ import msgpack
 from engine.bots import RandomBot
 from engine.catchy import ALL_CARDS, GAME, STARTING, TRICKS_PER_ROUND, CatchyState, card_name
 from engine.core import Event, Rng, replay
+from tests.secrecy import mentions as mentions_of
 
 GAMES = 1000
 ROUND_POINTS = {(3, 0), (0, 3), (2, 0), (0, 2), (1, 1)}
 
 
-def strings(value: Any) -> set[str]:
-    """Every string inside a view or event (keys and values)."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return found
-
-
 def mentions(value: Any, cards: set[str]) -> set[str]:
-    """The ``cards`` named in ``value``, by code or by name inside a sentence."""
-    found = strings(value)
-    named = {card for card in cards if card in found}
-    text = " ".join(found)
-    return named | {card for card in cards if card_name(card) in text}
+    return mentions_of(value, cards, card_name)
 
 
 def hidden_course(state: CatchyState) -> set[str]:

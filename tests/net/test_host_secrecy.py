@@ -18,6 +18,7 @@ import pytest
 from engine.catchy import card_name
 from net.messages import Act, Join
 from tests.net.hosting import RawClient, running_host
+from tests.secrecy import mentions
 
 GAMES = 200
 PARALLEL = 25
@@ -25,25 +26,8 @@ PARALLEL = 25
 pytestmark = pytest.mark.timeout(240)
 
 
-def strings(value: Any) -> set[str]:
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return found
-
-
 def mentioned(value: Any, cards: set[str]) -> set[str]:
-    found = strings(value)
-    text = " ".join(found)
-    return {card for card in cards if card in found or card_name(card) in text}
+    return mentions(value, cards, card_name)
 
 
 async def play_one(port: int, table: str, seed: int) -> dict[str, list[dict[str, Any]]]:
