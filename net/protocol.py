@@ -75,6 +75,7 @@ cannot affect another.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 from net.framing import (
@@ -168,7 +169,7 @@ class TokenBucket:
         return False
 
 
-class _Protocol:
+class _Protocol(ABC):
     """What both ends share: framing, decoding, events, the outgoing buffer."""
 
     side: Side
@@ -300,17 +301,21 @@ class _Protocol:
         """A handshake problem seen before full validation (e.g. a wrong version)."""
         return None
 
+    @abstractmethod
     def _accept_order(self, message: Message) -> bool:
-        raise NotImplementedError
+        """Whether a valid incoming ``message`` may come now (the side's ordering rules)."""
 
+    @abstractmethod
     def _check_send_order(self, message: Message) -> None:
-        raise NotImplementedError
+        """Raise :class:`SendError` if this side may not send ``message`` now."""
 
     def _sent(self, message: Message) -> None:
-        """Note that ``message`` was queued (for ordering rules)."""
+        """Note that ``message`` was queued (for ordering rules); most sides need not."""
+        return
 
     def _reply_error(self, code: str, text: str, about: str | None, ref: int | None) -> None:
         """Send the peer an ``error`` (the host does; a client never does)."""
+        return
 
 
 MAX_ERROR_TEXT = 1000
