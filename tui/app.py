@@ -223,6 +223,7 @@ class ClowderApp(App[int]):
             if seat is None or seat.client is not client:
                 return
             if isinstance(message, View) and message.table == seat.table:
+                seat.screen.happened(message.events)
                 seat.screen.view = message.view
             elif isinstance(message, Presence) and message.table == seat.table:
                 seat.screen.presence(message.seats)
@@ -237,8 +238,18 @@ class ClowderApp(App[int]):
         seat = self.at_table
         if seat is None:
             return
+        stamps = message.stamps
         try:
-            await seat.client.act(seat.table, message.action)
+            if stamps is None:
+                await seat.client.act(seat.table, message.action)
+            else:
+                await seat.client.act(
+                    seat.table,
+                    message.action,
+                    reveal=stamps.reveal,
+                    drawn_ns=stamps.drawn_ns,
+                    acted_ns=stamps.acted_ns,
+                )
         except ClientError as error:
             seat.screen.refused(error.message)
 

@@ -6,11 +6,13 @@ from typing import Any, ClassVar
 
 from textual.app import App
 
+from engine import blackcat
+from engine.blackcat_scoring import full_deck
 from engine.bots import make_bot
 from engine.catchy import GAME
 from tui.games.catchy import CatchyTable
 from tui.screens.lobby import HostEntry, LobbyScreen
-from tui.screens.table import TCSS_DIR, TableScreen
+from tui.screens.table import TCSS_DIR, ClaimStamps, TableScreen
 
 # A fixed deal: course G5 R5 B4; Ann (seat 0) holds the Starting card.
 DECK = [
@@ -46,19 +48,48 @@ def catchy_view(
     return view
 
 
+BLACKCAT_TOP = ["8S", "2C", "3S", "TD", "2H", "5C", "8C", "KH"]
+BLACKCAT_DECK = BLACKCAT_TOP + [card for card in full_deck() if card not in BLACKCAT_TOP]
+"""A fixed Black Cat deck: the cards on top are chosen so the tests know what scores."""
+
+BLACKCAT_PLAYERS = ["Ann", "Bea", "Cy"]
+
+
+def blackcat_view(
+    takes: list[tuple[int, int]],
+    seat: int | None = 0,
+    players: list[str] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """The view for ``seat`` after the given (seat, pile) grabs from :data:`BLACKCAT_DECK`."""
+    game = blackcat.GAME
+    state = game.new_game(players or BLACKCAT_PLAYERS[:2], 7, {"deck": BLACKCAT_DECK, **options})
+    for taker, pile in takes:
+        action = {"type": "take", "pile": pile, "reveal": state.reveal}
+        state, _ = game.apply(state, taker, action, 0.0)
+    view: dict[str, Any] = game.view(state, seat)
+    return view
+
+
 class TableHarness(App[None]):
-    """Shows a :class:`CatchyTable` with a fixed view; records the intents it posts."""
+    """Shows a game's table screen with a fixed view; records the intents it posts."""
 
     CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss"]
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, view: dict[str, Any], presence: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self,
+        view: dict[str, Any],
+        presence: list[dict[str, Any]] | None = None,
+        screen: type[TableScreen] = CatchyTable,
+    ) -> None:
         super().__init__()
         self.first_view = view
         self.presence = PRESENCE if presence is None else presence
         self.actions: list[dict[str, Any]] = []
+        self.stamps: list[ClaimStamps | None] = []
         self.left = False
-        self.table = CatchyTable(table_id="t1", place="127.0.0.1:7707")
+        self.table = screen(table_id="t1", place="127.0.0.1:7707")
 
     def on_mount(self) -> None:
         self.push_screen(self.table)
@@ -67,6 +98,7 @@ class TableHarness(App[None]):
 
     def on_table_screen_act(self, message: TableScreen.Act) -> None:
         self.actions.append(message.action)
+        self.stamps.append(message.stamps)
 
     def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
         self.left = True

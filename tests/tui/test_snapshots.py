@@ -1,4 +1,4 @@
-"""Snapshots of the lobby and the Catchy! table at 80x24 (fixed data, so they are stable).
+"""Snapshots of the lobby and the game tables at 80x24 (fixed data, so they are stable).
 
 Update after an intended change with ``pytest tests/tui --snapshot-update``
 and look at the SVGs in ``tests/tui/__snapshots__/``.
@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.tui.harness import LobbyHarness, TableHarness, catchy_view
+from tests.tui.harness import (
+    BLACKCAT_PLAYERS,
+    LobbyHarness,
+    TableHarness,
+    blackcat_view,
+    catchy_view,
+)
+from tui.games.blackcat import BlackCatTable
 
 SIZE = (80, 24)
 
@@ -27,3 +34,10 @@ def test_table_snapshot_after_a_trick(snap_compare: Any) -> None:
 
 def test_table_snapshot_swap_prompt(snap_compare: Any) -> None:
     assert snap_compare(TableHarness(catchy_view(0)), terminal_size=SIZE, press=["s"])
+
+
+def test_blackcat_snapshot_three_players_mid_game(snap_compare: Any) -> None:
+    takes = [(0, 0), (1, 0), (2, 1), (1, 1), (0, 0), (2, 0), (0, 1)]
+    view = blackcat_view(takes, players=BLACKCAT_PLAYERS)
+    app = TableHarness(view, presence=[], screen=BlackCatTable)
+    assert snap_compare(app, terminal_size=SIZE)

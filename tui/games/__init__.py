@@ -12,6 +12,7 @@ from tui.screens.table import TableScreen
 
 _SCREENS: dict[str, str] = {
     "catchy": "tui.games.catchy:CatchyTable",
+    "blackcat": "tui.games.blackcat:BlackCatTable",
 }
 
 

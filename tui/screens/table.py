@@ -12,6 +12,7 @@ can drive it with fixed views.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
@@ -27,6 +28,23 @@ from tui.widgets.prompt import PromptLine
 
 TCSS_DIR = Path(__file__).resolve().parent.parent
 """Where the ``.tcss`` style files live (``tui/``, shipped as package data)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimStamps:
+    """How fast the player reacted to a real-time moment, on this machine's monotonic clock.
+
+    The host only uses ``acted_ns - drawn_ns`` (the reaction time), so the two
+    stamps must come from the same clock: :func:`time.monotonic_ns`, which is
+    also the clock Textual stamps key events with.
+    """
+
+    reveal: int
+    """The moment's id (the view's ``reveal``)."""
+    drawn_ns: int
+    """When that moment was drawn on this screen."""
+    acted_ns: int
+    """When the player pressed the key."""
 
 
 class TableScreen(Screen[None]):
@@ -47,11 +65,15 @@ class TableScreen(Screen[None]):
     assumptions: ClassVar[Sequence[str]] = ()
 
     class Act(Message):
-        """The player wants ``action`` done (the app sends it to the host)."""
+        """The player wants ``action`` done (the app sends it to the host).
 
-        def __init__(self, action: dict[str, Any]) -> None:
+        ``stamps`` make it a real-time claim (a grab in Black Cat).
+        """
+
+        def __init__(self, action: dict[str, Any], stamps: ClaimStamps | None = None) -> None:
             super().__init__()
             self.action = action
+            self.stamps = stamps
 
     class Leave(Message):
         """The player leaves the table."""
@@ -131,6 +153,14 @@ class TableScreen(Screen[None]):
     def show(self, view: dict[str, Any]) -> None:
         """Draw ``view`` (the subclass's job)."""
 
+    def happened(self, events: Sequence[dict[str, Any]]) -> None:
+        """The events that came with the next view (before :attr:`view` is set to it).
+
+        Most games draw everything from the view and ignore these; a real-time
+        game learns here how the host ruled on each grab (``claim`` and
+        ``claim_lost`` events are the host's, not in the game's log).
+        """
+
     def show_results(self, view: dict[str, Any]) -> None:
         """The game ended: open the results screen (subclasses give it their summary)."""
         from tui.screens.results import ResultsScreen
@@ -175,8 +205,8 @@ class TableScreen(Screen[None]):
 
     # Intents up ----------------------------------------------------------------
 
-    def act(self, action: dict[str, Any]) -> None:
-        self.post_message(self.Act(action))
+    def act(self, action: dict[str, Any], stamps: ClaimStamps | None = None) -> None:
+        self.post_message(self.Act(action, stamps))
 
     def action_leave(self) -> None:
         self.post_message(self.Leave())

@@ -1,0 +1,87 @@
+"""Black Cat against an in-host bot through the real app, host and client, by keys.
+
+The player waits a human-plausible moment after each card is drawn (the
+host refuses reactions under 80 ms), presses 1 or 2, and the host's arbiter
+decides each grab against the bot's claims. Then c twice calls the end.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from tui.app import ClowderApp, PlayRequest
+from tui.games.blackcat import BlackCatTable
+from tui.screens.results import ResultsScreen
+
+pytestmark = pytest.mark.timeout(60)
+
+REACTION_S = 0.15
+GRABS = 4
+
+
+async def table_of(pilot: Pilot[Any]) -> BlackCatTable:
+    for _ in range(200):
+        await pilot.pause()
+        for screen in pilot.app.screen_stack:
+            if isinstance(screen, BlackCatTable) and (screen.view or {}).get("phase") == "play":
+                return screen
+    raise AssertionError("the table never showed a view")
+
+
+async def next_card(pilot: Pilot[Any], table: BlackCatTable, after: int) -> dict[str, Any]:
+    """Wait until the host shows a top card newer than reveal ``after``."""
+    for _ in range(400):
+        view = table.view
+        assert view is not None
+        if view.get("phase") == "over" or (view.get("reveal") or 0) > after:
+            return view
+        await pilot.pause(0.01)
+    raise AssertionError(f"no card after reveal {after}")
+
+
+async def test_grabs_by_keys_are_ruled_by_the_host_then_calling_ends_the_game(
+    tmp_path: Path,
+) -> None:
+    app = ClowderApp(
+        name="Ann",
+        config_dir=tmp_path,
+        play=PlayRequest("blackcat", {}, bots=1),
+        host_bind="127.0.0.1",
+        advertise=False,
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await table_of(pilot)
+        seen = 0
+        for turn in range(GRABS):
+            view = await next_card(pilot, table, seen)
+            assert view["phase"] == "play", "the bot called the end before Ann could"
+            seen = view["reveal"]
+            await pilot.pause(REACTION_S)
+            if table.view is not None and table.view.get("reveal") == seen:
+                await pilot.press(str(turn % 2 + 1))
+        view = await next_card(pilot, table, seen)
+        mine = sum(len(pile["cards"]) for pile in view["piles"][view["seat"]])
+        assert mine >= 1, "every grab was refused or lost"
+        assert table.history.grabs, "no ruling reached the screen"
+        assert all(grab.ruling is not None for grab in table.history.grabs)
+        won = [grab for grab in table.history.grabs if grab.seat == view["seat"]]
+        assert len(won) == mine
+        assert sum("→ you" in line for line in table.history.lines) == mine
+        await pilot.press("c", "c")
+        for _ in range(200):
+            await pilot.pause()
+            if isinstance(app.screen, ResultsScreen):
+                break
+        results = app.screen
+        assert isinstance(results, ResultsScreen)
+        assert "You called the end." in results.lines
+        await pilot.press("enter")
+        for _ in range(50):
+            await pilot.pause()
+            if app.return_code is not None:
+                break
+    assert app.return_code == 0
