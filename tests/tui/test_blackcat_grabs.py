@@ -96,3 +96,26 @@ def test_malformed_events_are_ignored_rather_than_shown() -> None:
 def test_milliseconds_read_naturally() -> None:
     assert ms(43 * MS) == "43 ms"
     assert ms(2 * MS + 400_000) == "2.4 ms"
+
+
+def test_a_call_made_as_a_claim_is_explained_under_the_call() -> None:
+    referee = Referee()
+    referee.sync(1, 0, dict.fromkeys(range(len(NAMES)), UNMEASURED))
+    referee.claim(2, {"type": "call"}, 1, 400 * MS, 410 * MS)
+    ruling = referee.decide(10**12, dict(enumerate(NAMES)))
+    assert ruling is not None
+    call = {"kind": "call", "text": "Cy calls", "data": {"seat": 2}}
+    history = GrabHistory()
+    history.feed([*visible_events(ruling.events, 0), call], NAMES, 0)
+    assert history.lines == ["Cy called the end."]
+    assert history.explained[-1][0] == "Cy called the end."
+    assert history.last_explanation.startswith("Cy got reveal #1")
+
+
+def test_recent_rulings_are_listed_newest_first_under_what_they_decided() -> None:
+    history = GrabHistory()
+    history.feed(ruled((0, 300 * MS, 310 * MS), seat=0), NAMES, 0)
+    history.feed(ruled((1, 250 * MS, 260 * MS), seat=0), NAMES, 0)
+    text = history.explain_recent()
+    assert text.index("▶ Bea got 8♦") < text.index("▶ You got 8♦")
+    assert "Bea got reveal #1 with a reaction that counted as 250 ms" in text

@@ -178,3 +178,17 @@ def test_long_piles_show_their_newest_cards_and_count_the_rest() -> None:
     assert str(cards).split() == ["+4", "5♠", "6♠", "7♠", "8♠"]
     assert gain({"cards": ["8S"], "score": 0}, "2H", {}) == 3
     assert gain({"cards": [], "score": 0}, None, {}) is None
+
+
+async def test_a_card_nobody_takes_brings_a_hint_to_grab_or_call() -> None:
+    app = harness(blackcat_view(FOUR))
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert isinstance(table, BlackCatTable)
+        prompt = table.query_one(PromptLine)
+        assert "Nobody wants" not in text_of(prompt)
+        reveal, _ = table._top_since
+        table._top_since = (reveal, time.monotonic() - 60)
+        table._check_stall()
+        await pilot.pause()
+        assert "Nobody wants 2♥? Grab it (1 or 2), or c c calls the end" in text_of(prompt)

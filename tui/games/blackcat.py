@@ -58,6 +58,8 @@ IN_CAT = "underline"
 GAIN_STYLE = "bold green"
 DRAWN_KEEP = 8
 """How many reveals' drawn stamps are kept (a grab only ever names the newest)."""
+STALL_S = 8.0
+"""A top card nobody takes for this long gets a hint: grab it, or call the end."""
 KEY_FRESH_NS = 2_000_000_000
 """A key stamp older than this is not the key that triggered the action (it was a mouse click)."""
 
@@ -248,6 +250,12 @@ class BlackCatTable(TableScreen):
         self._claimed: dict[int, int] = {}
         """Reveal id -> the pile this player grabbed it for (waiting for the ruling)."""
         self._key_ns: int | None = None
+        self._top_since: tuple[int | None, float] = (None, 0.0)
+        """The top card's reveal id and when it came up (``time.monotonic``)."""
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.set_interval(1.0, self._check_stall)
 
     def compose_board(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -278,6 +286,8 @@ class BlackCatTable(TableScreen):
 
     def show(self, view: dict[str, Any]) -> None:
         reveal = view.get("reveal")
+        if reveal != self._top_since[0]:
+            self._top_since = (reveal, time.monotonic())
         if isinstance(reveal, int) and reveal not in self._drawn:
             self._drawn[reveal] = time.monotonic_ns()  # until the refresh says when
             self.call_after_refresh(self._stamp_drawn, reveal)
@@ -315,6 +325,20 @@ class BlackCatTable(TableScreen):
         )
         self.query_one(GameLog).show(self.history.lines)
         self.query_one(PromptLine).prompt(self.prompt_text(view))
+
+    def stalled(self) -> bool:
+        """Whether the top card has sat there for :data:`STALL_S` with nobody taking it."""
+        reveal, since = self._top_since
+        return reveal is not None and time.monotonic() - since >= STALL_S
+
+    def _check_stall(self) -> None:
+        view = self.view
+        if view is None or view.get("phase") != "play" or not self.stalled():
+            return
+        prompt = self.query_one(PromptLine)
+        text = self.prompt_text(view)
+        if prompt.text != text and not prompt.error:
+            prompt.prompt(text)
 
     def _stamp_drawn(self, reveal: int) -> None:
         if reveal in self._drawn:
@@ -369,7 +393,8 @@ class BlackCatTable(TableScreen):
         pile = (view.get("piles") or [])[seat][index]
         out = Text(f"Pile {index + 1} ", style="bold")
         out.append(f"[{index + 1}/{'←→'[index]}]", style="bold bright_yellow")
-        out.append(f" {int(pile.get('score') or 0):>3} pts ", style="bold")
+        points = int(pile.get("score") or 0)
+        out.append(f" {points:>3} {'pt ' if points == 1 else 'pts'} ", style="bold")
         out.append(cat_summary(pile), style="bright_black")
         change = gain(pile, view.get("top"), view.get("variants") or {})
         if change is not None and view.get("phase") == "play":
@@ -425,6 +450,11 @@ class BlackCatTable(TableScreen):
             )
         if top is None:
             return "The deck is gone"
+        if self.stalled():
+            return (
+                f"Nobody wants {card_label(top)}? Grab it (1 or 2), or c c calls the end"
+                " if you think you are ahead"
+            )
         return f"Grab {card_label(top)}: 1 into pile 1, 2 into pile 2 · c c calls the end"
 
     # Intents ------------------------------------------------------------------------
@@ -495,11 +525,11 @@ class BlackCatTable(TableScreen):
                 self.query_one(PromptLine).prompt(self.prompt_text(self.view))
 
     def action_why(self) -> None:
-        text = self.history.last_explanation
+        text = self.history.explain_recent()
         if not text:
             self.refused("The host has not ruled on a grab yet: nothing to explain")
             return
-        self.app.push_screen(InfoScreen("Why that card went where it did", text))
+        self.app.push_screen(InfoScreen("How the host ruled, newest first", text))
 
     def action_explain(self) -> None:
         view = self.view

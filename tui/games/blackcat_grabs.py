@@ -62,8 +62,8 @@ class GrabHistory:
     def __init__(self) -> None:
         self.grabs: list[Grab] = []
         self.calls: list[int] = []
-        self.last_explanation = ""
-        """The newest ruling's full explanation (the ``w`` key shows it)."""
+        self.explained: list[tuple[str, str]] = []
+        """(what was ruled, the host's explanation) for each ruling, oldest first."""
         self._rulings: dict[int, Ruling] = {}
         self._lost: dict[int, tuple[int, bool]] = {}
         self._lines: list[str] = []
@@ -83,7 +83,6 @@ class GrabHistory:
                 ruling = _ruling(data, str(event.get("text", "")))
                 if ruling is not None:
                     self._rulings[ruling.reveal] = ruling
-                    self.last_explanation = ruling.explanation
             elif kind == "claim_lost":
                 reveal = data.get("reveal_id")
                 if isinstance(reveal, int):
@@ -91,8 +90,16 @@ class GrabHistory:
             elif kind == "take":
                 self._take(data, names, me)
             elif kind == "call" and isinstance(data.get("seat"), int):
-                self.calls.append(int(data["seat"]))
-                self._lines.append(f"{_who(int(data['seat']), names, me)} called the end.")
+                self._call(int(data["seat"]), names, me)
+
+    def _call(self, seat: int, names: Sequence[str], me: int | None) -> None:
+        """A call; one made as a claim on the top card (bots do) has a ruling too."""
+        self.calls.append(seat)
+        line = f"{_capital(_who(seat, names, me))} called the end."
+        self._lines.append(line)
+        won = [reveal for reveal, ruling in self._rulings.items() if ruling.winner == seat]
+        if won:
+            self._explain(line, self._rulings.pop(max(won)).explanation)
 
     def _take(self, data: Mapping[str, Any], names: Sequence[str], me: int | None) -> None:
         try:
@@ -111,7 +118,13 @@ class GrabHistory:
             False if lost is None else lost[1],
         )
         self.grabs = [*self.grabs[-(KEEP - 1) :], grab]
-        self._lines = [*self._lines[-(KEEP - 1) :], log_line(grab, names, me)]
+        line = log_line(grab, names, me)
+        self._lines = [*self._lines[-(KEEP - 1) :], line]
+        if grab.ruling is not None:
+            self._explain(headline(grab, names, me), grab.ruling.explanation)
+
+    def _explain(self, what: str, explanation: str) -> None:
+        self.explained = [*self.explained[-(KEEP - 1) :], (what, explanation)]
 
     # Reading ---------------------------------------------------------------------
 
@@ -123,6 +136,16 @@ class GrabHistory:
     @property
     def last(self) -> Grab | None:
         return self.grabs[-1] if self.grabs else None
+
+    @property
+    def last_explanation(self) -> str:
+        """The newest ruling's full explanation ("why did Bea get it?")."""
+        return self.explained[-1][1] if self.explained else ""
+
+    def explain_recent(self, count: int = 5) -> str:
+        """The newest ``count`` rulings, newest first, each under what it decided."""
+        parts = [f"▶ {what}\n{why}" for what, why in reversed(self.explained[-count:])]
+        return "\n\n".join(parts)
 
 
 def _ruling(data: Mapping[str, Any], text: str) -> Ruling | None:

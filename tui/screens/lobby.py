@@ -46,17 +46,20 @@ class HostEntry:
 
 
 def seats_text(seats: Sequence[dict[str, Any]]) -> str:
-    """``Ann, Bot Tom, (free)``; a dropped player is marked ``(away)``."""
+    """``Ann, Bot Tom``: who sits there (free seats are counted in the status column).
+
+    A dropped player is marked ``(away)``.
+    """
     parts = []
     for seat in seats:
         name = seat.get("name")
         if not name:
-            parts.append("(free)")
-        elif seat.get("human") and not seat.get("connected"):
+            continue
+        if seat.get("human") and not seat.get("connected"):
             parts.append(f"{name} (away)")
         else:
             parts.append(str(name))
-    return ", ".join(parts)
+    return ", ".join(parts) or "nobody yet"
 
 
 def table_row(table: dict[str, Any]) -> tuple[str, str, str, str]:
@@ -72,7 +75,7 @@ def table_row(table: dict[str, Any]) -> tuple[str, str, str, str]:
     return (str(table.get("id", "?")), title, seats_text(table.get("seats") or []), status)
 
 
-COLUMNS = (("id", 3), ("game", 8), ("seats", 16), ("status", 16))
+COLUMNS = (("id", 3), ("game", 10), ("players", 14), ("status", 16))
 """The tables' columns and widths (they fit the 80-column lobby)."""
 
 
