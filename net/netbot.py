@@ -7,8 +7,12 @@ They exist for LAN tests and soak runs, and to fill seats from another box.
 At a real-time table (the view carries a ``reveal``) a bot plays like a
 person at a terminal: it stamps ``drawn_ns`` when the view arrives, waits its
 brain's ``reaction_s`` (set by each choice), stamps ``acted_ns`` and sends the
-claim with the three stamps, so the host's arbiter can rank it fairly. At a
-turn-based table it waits ``delay_s`` and sends the action plainly.
+claim with the three stamps, so the host's arbiter can rank it fairly. Like
+a person, it keeps watching while it reacts: when a newer view arrives (the
+card was taken by someone else) it drops the plan and reacts to the new card
+from the moment that arrived, rather than finishing a stale reaction first
+and starting late on the next card. At a turn-based table it waits
+``delay_s`` and sends the action plainly.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any
 
 from engine.bots import default_bot, make_bot
 from net.client import Client, ClientError, ConnectionState
-from net.messages import Error, View
+from net.messages import Error, Message, View
 
 DEFAULT_DELAY_S = 0.3
 
@@ -51,11 +55,13 @@ async def play_seat(
         joined = await client.join(table)
         log(f"{name} sits at seat {joined.seat} of {table} ({game})")
         last_version = -1
+        held: list[Message | ConnectionState] = []
         while True:
             view = None
             # Take every message already waiting: a bot that waited out its reaction
             # acts on what is on the table now, not on a card taken meanwhile.
-            batch = [await client.incoming.get()]
+            batch = held or [await client.incoming.get()]
+            held = []
             while not client.incoming.empty():
                 batch.append(client.incoming.get_nowait())
             for message in batch:
@@ -82,7 +88,9 @@ async def play_seat(
                     await asyncio.sleep(delay_s)
                     await client.act(table, action)
                 else:
-                    await asyncio.sleep(float(getattr(brain, "reaction_s", delay_s)))
+                    reaction_s = float(getattr(brain, "reaction_s", delay_s))
+                    if not await react(client, table, view.version, reaction_s, held):
+                        continue  # a newer view came first: the card is gone
                     acted_ns = time.monotonic_ns()
                     await client.act(
                         table, action, reveal=view.reveal, drawn_ns=drawn_ns, acted_ns=acted_ns
@@ -91,6 +99,32 @@ async def play_seat(
                 log(f"{name}: {error.message}")
     finally:
         await client.close()
+
+
+async def react(
+    client: Client,
+    table: str,
+    version: int,
+    seconds: float,
+    held: list[Message | ConnectionState],
+) -> bool:
+    """Wait ``seconds`` as a person reacting; ``False`` if a newer view of ``table`` came first.
+
+    Whatever arrives meanwhile is appended to ``held`` for the caller to handle.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while (remaining := deadline - loop.time()) > 0:
+        try:
+            message = await asyncio.wait_for(client.incoming.get(), remaining)
+        except TimeoutError:
+            return True
+        held.append(message)
+        if isinstance(message, View) and message.table == table and message.version > version:
+            return False
+        if isinstance(message, ConnectionState) and not message.connected:
+            return False
+    return True
 
 
 async def play_seats(
