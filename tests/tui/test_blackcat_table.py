@@ -9,6 +9,7 @@ from textual import events
 
 from tests.tui.harness import BLACKCAT_PLAYERS, TableHarness, blackcat_view
 from tui.games.blackcat import BlackCatTable, card_marks, fitting, gain, pile_rows
+from tui.games.blackcat_grabs import Grab, Ruling
 from tui.screens.info import InfoScreen
 from tui.widgets.log import GameLog
 from tui.widgets.prompt import PromptLine
@@ -192,3 +193,15 @@ async def test_a_card_nobody_takes_brings_a_hint_to_grab_or_call() -> None:
         table._check_stall()
         await pilot.pause()
         assert "Nobody wants 2♥? Grab it (1 or 2), or c c calls the end" in text_of(prompt)
+
+
+def test_the_results_name_the_closest_contest_without_a_negative_margin() -> None:
+    table = BlackCatTable()
+    tie = Ruling(5, 1, 2, 2, -1_900_000, True, "")
+    clear = Ruling(6, 0, 2, 1, 40_000_000, False, "")
+    table.history.grabs = [Grab(5, 1, "2H", 0, tie), Grab(6, 0, "5C", 1, clear)]
+    over = dict(blackcat_view(FOUR))
+    over.update(phase="over", ended="deck", outcome={"scores": [0, 1], "winners": [1]})
+    lines = table.results_lines(over)
+    assert lines[:2] == ["Bea wins.", "The deck ran out."]
+    assert "2 cards contested; the closest was a tie (1.9 ms apart)." in lines

@@ -575,16 +575,19 @@ class BlackCatTable(TableScreen):
             split = " + ".join(str(int(pile.get("score") or 0)) for pile in piles)
             you = " (you)" if index == seat else ""
             lines.append(f"{name}{you}: {scores[index] if index < len(scores) else '?'} ({split})")
-        margins = [
-            grab.ruling.margin_ns
+        contested = [
+            grab.ruling
             for grab in self.history.grabs
             if grab.ruling is not None and grab.ruling.margin_ns is not None
         ]
-        if margins:
+        if contested:
+            closest = min(contested, key=lambda ruling: abs(ruling.margin_ns or 0))
+            gap = ms(abs(closest.margin_ns or 0))
+            how_close = f"a tie ({gap} apart)" if closest.tie else f"won by {gap}"
+            count = len(contested)
             lines += [
                 "",
-                f"{len(margins)} card{'s' if len(margins) != 1 else ''} contested;"
-                f" the closest went by {ms(min(margins))}.",
+                f"{count} card{'s' if count != 1 else ''} contested; the closest was {how_close}.",
             ]
         lines += ["", "Escape: back to the table (e explains every pile)."]
         return lines
