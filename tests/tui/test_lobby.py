@@ -13,12 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input
+from textual.widgets import Checkbox, DataTable, Input, Select
 
 from net.discovery import ChangeKind, HostEvent, HostInfo, TableSummary
 from net.host import Host
 from tests.tui.harness import LobbyHarness
 from tui.app import ClowderApp
+from tui.games.blackcat import BlackCatTable
 from tui.games.catchy import CatchyTable
 from tui.screens.dialogs import CreateDialog
 from tui.screens.lobby import LobbyScreen
@@ -171,6 +172,28 @@ async def test_create_a_table_hosted_by_this_process(tmp_path: Path) -> None:
         await pilot.press("q")
         await until(pilot, lambda: app.screen is lobby, "the lobby again")
         await until(pilot, lambda: any(h.origin == "yours" for h in lobby.hosts), "our host")
+
+
+async def test_create_a_black_cat_table_with_a_variant_ticked(tmp_path: Path) -> None:
+    app = lobby_app(tmp_path, None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = lobby_of(app)
+        await until(pilot, lambda: app.screen is lobby, "the lobby")
+        await pilot.press("c")
+        await until(pilot, lambda: isinstance(app.screen, CreateDialog), "the create dialog")
+        dialog = app.screen
+        dialog.query_one("#game", Select).value = "blackcat"
+        await until(pilot, lambda: bool(dialog.query("#option-lucky_tom")), "the Black Cat options")
+        lucky = dialog.query_one("#option-lucky_tom", Checkbox)
+        assert lucky.value is False and "Lucky Tom" in str(lucky.label)
+        lucky.value = True
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, BlackCatTable), "the new table")
+        assert app.embedded is not None
+        (runner,) = app.embedded.host.runners.values()
+        assert runner.table.game.name == "blackcat"
+        assert runner.table.options["lucky_tom"] is True
+        assert runner.table.options["music_of_the_night"] is False
 
 
 async def test_join_by_address_and_a_bad_address_is_explained(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from engine import registry
 from net.host import DEFAULT_PORT
@@ -148,14 +148,24 @@ class CreateDialog(Dialog):
             for option in described["options"]:
                 if option["name"] in HIDDEN_OPTIONS:
                     continue
+                if option["kind"] == "bool":
+                    name, _, detail = str(option["help"]).partition(": ")
+                    yield Checkbox(
+                        name if detail else option["help"],
+                        bool(option["default"]),
+                        id=f"option-{option['name']}",
+                        classes="option",
+                        compact=True,
+                    )
+                    if detail:
+                        yield Static(detail, classes="option-help")
+                    continue
                 limits = ""
                 if "minimum" in option or "maximum" in option:
                     limits = f" ({option.get('minimum', '')}-{option.get('maximum', '')})"
                 yield Label(f"{option['help']}{limits}:")
                 yield Input(
-                    str(option["default"]).lower()
-                    if option["kind"] == "bool"
-                    else str(option["default"]),
+                    str(option["default"]),
                     id=f"option-{option['name']}",
                     classes="option",
                     compact=True,
@@ -180,9 +190,12 @@ class CreateDialog(Dialog):
     def action_create(self) -> None:
         game = registry.get(self.game)
         options: dict[str, Any] = {}
-        for field_input in self.query(".option").results(Input):
-            name = (field_input.id or "").removeprefix("option-")
-            options[name] = field_input.value.strip()
+        for widget in self.query(".option"):
+            name = (widget.id or "").removeprefix("option-")
+            if isinstance(widget, Checkbox):
+                options[name] = "true" if widget.value else "false"
+            elif isinstance(widget, Input):
+                options[name] = widget.value.strip()
         seats = self.query_one("#seats", Select).value
         bots = self.query_one("#bots", Select).value
         assert isinstance(seats, int) and isinstance(bots, int)
