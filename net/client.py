@@ -264,7 +264,7 @@ class Client:
             if not isinstance(message, Joined | Error):
                 return
         if isinstance(message, Ping):
-            self._protocol.send(Pong(id=message.id, t=message.t))
+            self._protocol.send(Pong(id=message.id, t=message.t, at=time.monotonic_ns()))
             self._flush()
             return
         if isinstance(message, Pong):

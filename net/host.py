@@ -144,7 +144,10 @@ class Connection:
             received = self.read_ns or time.monotonic_ns()
             self._rtt_ms = (received - sent) / 1e6
             self._unanswered = 0
-            self.clock.add_sample(*rtt_only_sample(sent, received))
+            if message.at is None:
+                self.clock.add_sample(*rtt_only_sample(sent, received))
+            else:
+                self.clock.add_sample(sent, message.at, received)
 
 
 class Host:

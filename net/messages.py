@@ -317,10 +317,16 @@ class Ping(Message):
 @message("pong", Side.CLIENT, Side.HOST)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Pong(Message):
-    """The answer to a ``ping``: its ``id`` and ``t``, unchanged."""
+    """The answer to a ``ping``: its ``id`` and ``t``, unchanged, and the answerer's own clock.
+
+    ``at`` (the answerer's monotonic clock when it answered, ns) lets the
+    pinger estimate the offset and drift between the two clocks; without it
+    the round trip is still exact.
+    """
 
     id: Annotated[int, Whole(0, INT64_MAX)]
     t: Annotated[int, Whole(INT64_MIN, INT64_MAX)]
+    at: Annotated[int, Whole(INT64_MIN, INT64_MAX)] | None = None
 
 
 # --------------------------------------------------------------------------- host -> client

@@ -88,13 +88,13 @@ def reveal_of(view: Mapping[str, Any] | None) -> int | None:
 def rtt_only_sample(sent_ns: int, received_ns: int) -> tuple[int, int, int]:
     """A ping exchange for :meth:`ClockEstimate.add_sample` when the pong has no client clock.
 
-    ``pong`` echoes only the pinger's own stamp, so the host knows the round
-    trip but not the client's clock. Putting the client stamp at the
-    exchange's midpoint makes every offset zero: the offset and drift figures
-    then mean nothing, but the round trip and jitter (all the arbiter uses)
-    are exact. Midpoints of successive answers on one connection only grow
-    (pings leave in order and their answers come back in order), so the
-    estimator's sanity checks hold.
+    A ``pong`` without ``at`` (a minimal client) echoes only the pinger's own
+    stamp, so the host knows the round trip but not the client's clock.
+    Putting the client stamp at the exchange's midpoint makes every offset
+    zero: the offset and drift figures then mean nothing, but the round trip
+    and jitter (all the arbiter uses) are exact. Midpoints of successive
+    answers on one connection only grow (pings leave in order and their
+    answers come back in order), so the estimator's sanity checks hold.
     """
     return sent_ns, (sent_ns + received_ns) // 2, received_ns
 

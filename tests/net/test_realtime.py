@@ -18,7 +18,7 @@ import pytest
 
 from net.arbiter import NO_LAG, Arbiter, RefusalReason, Refused, SeatLag
 from net.clock import ClockEstimate
-from net.messages import Act, Join
+from net.messages import Act, Join, Pong
 from net.netbot import play_seat
 from net.realtime import (
     DEFAULT_BOT_REACTION_S,
@@ -145,6 +145,24 @@ def test_pongs_without_a_client_clock_still_measure_the_round_trip() -> None:
         sent = index * 200 * MS
         assert clock.add_sample(*rtt_only_sample(sent, sent + rtt)).accepted
     assert clock.ready and clock.rtt_ns == 30 * MS and clock.jitter_ns == 10 * MS
+
+
+async def test_pongs_with_the_client_clock_give_the_host_its_offset(tmp_path: Path) -> None:
+    """A client whose monotonic clock runs 5 s ahead: the host's estimate finds the 5 s."""
+    ahead_ns = 5_000_000_000
+    async with running_host(tmp_path) as host:
+        raw = await RawClient.connect(host.port, "Ann")
+        (connection,) = host.connections
+        for _ in range(40):
+            ping = await raw.expect("ping")
+            raw.send(Pong(id=ping["id"], t=ping["t"], at=time.monotonic_ns() + ahead_ns))
+            if connection.clock.ready:
+                break
+        offset = connection.clock.offset_ns
+        rtt = connection.clock.rtt_ns
+        assert offset is not None and rtt is not None
+        assert abs(offset - ahead_ns) <= rtt // 2 + MS
+        await raw.close()
 
 
 class SlowBot:
