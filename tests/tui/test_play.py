@@ -80,6 +80,7 @@ async def test_a_whole_game_against_the_bot_by_keys(tmp_path: Path) -> None:
         results = app.screen
         assert isinstance(results, ResultsScreen)
         assert any("points" in line for line in results.lines)
+        assert len(app._notifications) == 0  # no round-end toast covers the results
         await pilot.press("enter")  # leave: `clowder play` ends
         for _ in range(50):
             await pilot.pause()

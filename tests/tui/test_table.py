@@ -5,6 +5,7 @@ from __future__ import annotations
 from tests.tui.harness import TableHarness, catchy_view
 from tui.games.catchy import CourseTrack, face
 from tui.screens.rules import RulesScreen
+from tui.widgets.cards import card_lines
 from tui.widgets.hand import Hand
 from tui.widgets.prompt import PromptLine
 
@@ -107,3 +108,22 @@ def test_cards_read_without_colour() -> None:
     assert face("R3").label == "R 3" and face("R3").mark  # odd cards show the cat
     assert face("G4").label == "G 4" and not face("G4").mark
     assert face("JK").label == "JKR"
+
+
+async def test_the_follow_prompt_offers_the_joker_only_to_its_holder() -> None:
+    tom = catchy_view(2, seat=1)  # Bot Tom follows the red 3 without the Joker
+    assert tom["trick"] == ["R3"] and "JK" not in tom["hand"]
+    app = TableHarness(tom)
+    async with app.run_test(size=(80, 24)):
+        prompt = text_of(app.table.query_one(PromptLine))
+        assert "red if you can ·" in prompt and "Joker" not in prompt
+    ann = catchy_view(4)  # Ann follows green holding the Joker
+    app = TableHarness(ann)
+    async with app.run_test(size=(80, 24)):
+        assert "(or the Joker)" in text_of(app.table.query_one(PromptLine))
+
+
+def test_the_cursor_on_an_unplayable_card_still_shows_its_cross() -> None:
+    lines = card_lines(face("G2"), selected=True, barred=True)
+    assert "x" in lines[-1].plain
+    assert "x" not in card_lines(face("G2"), selected=True)[-1].plain

@@ -337,7 +337,8 @@ class CatchyTable(TableScreen):
         text.append(f"{gained}\ncourse was {course}")
         panel.update(text)
         previous = getattr(self, "_last_round_seen", None)
-        if previous is not None and previous != last.get("round"):
+        game_over = view.get("outcome") is not None  # the results screen says it all
+        if previous is not None and previous != last.get("round") and not game_over:
             score = "-".join(str(s) for s in last.get("scores") or [])
             self.notify(f"Round {last.get('round')} over: {gained}. Score {score}.", timeout=4)
         self._last_round_seen = last.get("round")
@@ -366,7 +367,8 @@ class CatchyTable(TableScreen):
             if led == JOKER:
                 return "Follow the Joker with any card: ←→/1-7 pick, enter plays"
             colour = card_name(led).split()[0].lower()
-            return f"Follow {card_name(led)}: {colour} if you can (or the Joker) · enter plays"
+            joker = " (or the Joker)" if JOKER in (view.get("hand") or []) else ""
+            return f"Follow {card_name(led)}: {colour} if you can{joker} · enter plays"
         return "Your lead: ←→ or 1-7 pick a card, enter plays it"
 
     # Keys ----------------------------------------------------------------------

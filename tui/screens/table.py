@@ -165,6 +165,7 @@ class TableScreen(Screen[None]):
         """The game ended: open the results screen (subclasses give it their summary)."""
         from tui.screens.results import ResultsScreen
 
+        self.app.clear_notifications()  # round-end toasts would cover the results
         self.app.push_screen(
             ResultsScreen(self.game_title, self.results_lines(view)), self._after_results
         )

@@ -61,7 +61,7 @@ def card_lines(
     border = SELECTED_BORDER if selected else (DIM_STYLE if dim else BORDER_STYLE)
     face_style = Style.parse(DIM_STYLE) if dim else Style.parse(face.style)
     if selected:
-        top, bottom, side = "┏━━━┓", "┗━━━┛", "┃"
+        top, bottom, side = "┏━━━┓", ("┗━x━┛" if barred else "┗━━━┛"), "┃"
         if index:
             top = "┏" + index[:1] + "━━┓"
     else:
