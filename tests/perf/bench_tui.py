@@ -13,8 +13,17 @@ run on the same machine:
 - ``key_play``: during a real game against a bot (embedded host on
   127.0.0.1, client, bot delay 0): pressing enter on a playable card until
   the host's new view is drawn. This is what a player feels.
-- Baseline for both: a key no one binds, on an empty app (Textual's own
+- ``blackcat_grab``: at a real Black Cat table against an in-host bot, the
+  player waits a human moment after each card, then presses 1: the time
+  until the host's ruling (the card in the player's pile) is drawn. It
+  includes the arbiter's settle wait (at least 10 ms) for rival claims.
+- Baseline for these: a key no one binds, on an empty app (Textual's own
   key round trip).
+- ``blackcat_drawn_stamp``: how long after a new card's view reaches the
+  client the screen stamps it as drawn (the ``drawn_ns`` of a grab). A
+  reaction is measured from that stamp, so this is how much drawing adds to
+  a player's reaction; the host allows 30 ms for it. Baseline: an empty
+  app's refresh after a change (``call_after_refresh``).
 """
 
 from __future__ import annotations
@@ -31,10 +40,15 @@ from pathlib import Path
 from typing import Any
 
 from tests.perf.report import Report
+from tui.cli import use_frame_rate
+
+use_frame_rate()  # what `clowder` does; before Textual is imported, as there
 
 ROOT = Path(__file__).resolve().parents[2]
-FULL = {"starts": 5, "keys": 200, "plays": 60}
-QUICK = {"starts": 1, "keys": 20, "plays": 6}
+FULL = {"starts": 5, "keys": 200, "plays": 60, "grabs": 40}
+QUICK = {"starts": 1, "keys": 20, "plays": 6, "grabs": 5}
+HUMAN_PAUSE_S = 0.12
+"""How long the benchmark's player looks at a card before grabbing (the host refuses < 80 ms)."""
 
 LOBBY_SCRIPT = """
 import sys
@@ -195,6 +209,94 @@ async def key_play(count: int, config_dir: Path) -> list[float]:
     return samples
 
 
+async def blackcat_grabs(count: int, config_dir: Path) -> tuple[list[float], list[float]]:
+    """Grab cards by key at real Black Cat tables: (key -> ruling drawn, arrival -> drawn stamp)."""
+    from tui.app import ClowderApp, PlayRequest
+    from tui.games.blackcat import BlackCatTable
+
+    grabs: list[float] = []
+    stamps: list[float] = []
+    while len(grabs) < count:
+        app = ClowderApp(
+            name="Bench",
+            config_dir=config_dir,
+            play=PlayRequest("blackcat", {}, bots=1),
+            host_bind="127.0.0.1",
+            advertise=False,
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            table = None
+            for _ in range(500):
+                await pilot.pause()
+                if isinstance(app.screen, BlackCatTable) and app.screen.view is not None:
+                    table = app.screen
+                    break
+            assert table is not None
+            arrived: list[int] = []
+
+            def noting(
+                events: Any, arrived: list[int] = arrived, shown: Any = table.happened
+            ) -> None:
+                arrived.append(time.monotonic_ns())  # the view reached the screen
+                shown(events)
+
+            table.happened = noting  # type: ignore[method-assign]
+            seen = 0
+            for _ in range(200):
+                if len(grabs) >= count:
+                    break
+                view = table.view
+                assert view is not None
+                if view["phase"] != "play":
+                    break
+                reveal = view["reveal"]
+                if reveal == seen:
+                    await pilot.pause(0.001)
+                    continue
+                seen = reveal
+                arrival = arrived[-1] if arrived else None
+                await pilot.pause(HUMAN_PAUSE_S)
+                if table.view is not view:
+                    continue  # the bot took it meanwhile
+                drawn = table._drawn.get(reveal)
+                if arrival is not None and drawn is not None:
+                    stamps.append((drawn - arrival) / 1e6)
+                mine = len(view["piles"][view["seat"]][0]["cards"])
+                started = time.perf_counter()
+                await pilot.press("1")
+                while table.view is view:
+                    await pilot.pause(0.0005)
+                await pilot.pause()
+                now = table.view
+                if now is not None and len(now["piles"][now["seat"]][0]["cards"]) > mine:
+                    grabs.append((time.perf_counter() - started) * 1000)
+    return grabs, stamps
+
+
+async def refresh_baseline(count: int) -> list[float]:
+    """An empty app: a change, then milliseconds until ``call_after_refresh`` runs."""
+    from textual.app import App
+    from textual.widgets import Static
+
+    class Empty(App[None]):
+        def compose(self) -> Any:
+            yield Static("hello", id="text")
+
+    samples: list[float] = []
+    app = Empty()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for index in range(count):
+            done = asyncio.Event()
+            started = time.monotonic_ns()
+            app.query_one("#text", Static).update(f"hello {index}")
+            app.call_after_refresh(done.set)
+            await done.wait()
+            samples.append((time.monotonic_ns() - started) / 1e6)
+            await pilot.pause()
+    return samples
+
+
 def row(name: str, samples: list[float], baseline: list[float]) -> dict[str, Any]:
     base_p50 = statistics.median(baseline)
     return {
@@ -217,6 +319,8 @@ def measure(quick: bool) -> Report:
         baseline = asyncio.run(key_baseline(sizes["keys"]))
         cursor = asyncio.run(key_cursor(sizes["keys"]))
         play = asyncio.run(key_play(sizes["plays"], Path(folder)))
+        grab, stamp = asyncio.run(blackcat_grabs(sizes["grabs"], Path(folder)))
+        refresh = asyncio.run(refresh_baseline(sizes["keys"]))
     return Report(
         name="tui",
         columns=[
@@ -232,11 +336,16 @@ def measure(quick: bool) -> Report:
             row("cold_start_lobby", lobby, empty),
             row("key_cursor", cursor, baseline),
             row("key_play", play, baseline),
+            row("blackcat_grab", grab, baseline),
+            row("blackcat_drawn_stamp", stamp, refresh),
         ],
         notes=[
             "headless, 80x24; cold start: process spawn -> first lobby frame "
             "(baseline: an empty Textual app)",
             "keys: press -> screen refreshed (baseline: an unbound key on an empty app); "
             "key_play: enter on a card -> the host's new view drawn (embedded host, loopback)",
+            "blackcat_grab: 1 -> the ruling drawn (includes the arbiter's settle wait); "
+            "blackcat_drawn_stamp: a card's view reaches the client -> the screen's drawn stamp "
+            "(baseline: an empty app's change -> refresh)",
         ],
     )

@@ -41,6 +41,7 @@ from tui.games.blackcat_grabs import GrabHistory, headline, ms
 from tui.screens.info import InfoScreen
 from tui.screens.table import TCSS_DIR, ClaimStamps, TableScreen
 from tui.widgets.log import GameLog
+from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.scores import Scoreboard, ScoreLine
 
@@ -260,13 +261,13 @@ class BlackCatTable(TableScreen):
     def compose_board(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Vertical(id="board"):
-                yield Static("", id="title")
+                yield Panel(id="title")
                 with Horizontal(id="top"):
-                    yield Static("", id="top-card")
-                    yield Static("", id="top-info")
-                yield Static("", id="pile-0", classes="pile")
-                yield Static("", id="pile-1", classes="pile")
-                yield Static("", id="others")
+                    yield Panel(id="top-card")
+                    yield Panel(id="top-info")
+                yield Panel(id="pile-0", classes="pile")
+                yield Panel(id="pile-1", classes="pile")
+                yield Panel(id="others")
             with Vertical(id="side"):
                 yield Scoreboard(id="scores")
                 yield Static("Grabs", id="log-title")
@@ -300,16 +301,21 @@ class BlackCatTable(TableScreen):
                 view.get("seat"),
             )
         seat = view.get("seat")
-        self.query_one("#title", Static).update(self._title(view))
-        self.query_one("#top-card", Static).update(Text("\n").join(big_card(view.get("top"))))
-        self.query_one("#top-info", Static).update(self._top_info(view))
+        self.query_one("#title", Panel).show(self._title(view))
+        self.query_one("#top-card", Panel).show(Text("\n").join(big_card(view.get("top"))))
+        self.query_one("#top-info", Panel).show(self._top_info(view))
         width = self._board_width()
         for pile in range(PILES):
-            widget = self.query_one(f"#pile-{pile}", Static)
-            widget.display = seat is not None
+            widget = self.query_one(f"#pile-{pile}", Panel)
+            if widget.display != (seat is not None):
+                widget.display = seat is not None
             if seat is not None:
-                widget.update(self._own_pile(view, pile, width))
-        self.query_one("#others", Static).update(self._others(view, width))
+                widget.show(self._own_pile(view, pile, width))
+        others = self.query_one("#others", Panel)
+        text = self._others(view, width)
+        if others.styles.height is None or others.styles.height.value != len(text.split()):
+            others.styles.height = len(text.split())
+        others.show(text)
         called_by = view.get("called_by")
         self.query_one(Scoreboard).set_scores(
             [
@@ -323,8 +329,14 @@ class BlackCatTable(TableScreen):
             ],
             None,
         )
-        self.query_one(GameLog).show(self.history.lines)
         self.query_one(PromptLine).prompt(self.prompt_text(view))
+        # The card first, the log one frame later: the drawn stamp (where every
+        # reaction starts) is not held up by the log's redraw.
+        self.call_after_refresh(self._show_log, view)
+
+    def _show_log(self, view: dict[str, Any]) -> None:
+        if view is self.view:  # else a newer view is on its way and brings its own
+            self.query_one(GameLog).show(self.history.lines)
 
     def stalled(self) -> bool:
         """Whether the top card has sat there for :data:`STALL_S` with nobody taking it."""
