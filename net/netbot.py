@@ -37,10 +37,15 @@ async def play_seat(
     *,
     bot: str | None = None,
     delay_s: float = DEFAULT_DELAY_S,
+    reaction_scale: float = 1.0,
     seed: int = 0,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
-    """Join ``table`` as ``name`` and play until the game ends; returns the outcome."""
+    """Join ``table`` as ``name`` and play until the game ends; returns the outcome.
+
+    ``reaction_scale`` multiplies the brain's reaction times at real-time
+    tables (2.0: a bot half as quick).
+    """
     client = Client(host, port, name)
     welcome = await client.connect()
     try:
@@ -88,7 +93,7 @@ async def play_seat(
                     await asyncio.sleep(delay_s)
                     await client.act(table, action)
                 else:
-                    reaction_s = float(getattr(brain, "reaction_s", delay_s))
+                    reaction_s = float(getattr(brain, "reaction_s", delay_s)) * reaction_scale
                     if not await react(client, table, view.version, reaction_s, held):
                         continue  # a newer view came first: the card is gone
                     acted_ns = time.monotonic_ns()
@@ -135,13 +140,24 @@ async def play_seats(
     *,
     bot: str | None = None,
     delay_s: float = DEFAULT_DELAY_S,
+    reaction_scale: float = 1.0,
     names: list[str] | None = None,
     log: Callable[[str], None] = print,
 ) -> list[dict[str, Any]]:
     """Several bots at one table, each on its own connection."""
     names = names or [f"NetBot {i + 1}" for i in range(seats)]
     jobs = [
-        play_seat(host, port, table, names[i], bot=bot, delay_s=delay_s, seed=i, log=log)
+        play_seat(
+            host,
+            port,
+            table,
+            names[i],
+            bot=bot,
+            delay_s=delay_s,
+            reaction_scale=reaction_scale,
+            seed=i,
+            log=log,
+        )
         for i in range(seats)
     ]
     return list(await asyncio.gather(*jobs))

@@ -97,6 +97,7 @@ class ClowderApp(App[int]):
         host_bind: str | None = None,
         advertise: bool = True,
         bot_delay_s: float = BOT_DELAY_S,
+        bot_reaction_scale: float = 1.0,
     ) -> None:
         super().__init__()
         self.config_dir = config_dir
@@ -108,6 +109,8 @@ class ClowderApp(App[int]):
         self.host_bind = host_bind
         self.advertise = advertise
         self.bot_delay_s = bot_delay_s
+        self.bot_reaction_scale = bot_reaction_scale
+        """Real-time tables this app hosts: bots' reaction times are multiplied by this."""
         self.embedded: EmbeddedHost | None = None
         self.at_table: AtTable | None = None
         self.lobby: LobbyScreen | None = None
@@ -182,7 +185,11 @@ class ClowderApp(App[int]):
     async def _ensure_host(self, bind: str, *, advertise: bool) -> EmbeddedHost:
         if self.embedded is None:
             self.embedded = EmbeddedHost(
-                name=self.player, bind=bind, advertise=advertise, bot_delay_s=self.bot_delay_s
+                name=self.player,
+                bind=bind,
+                advertise=advertise,
+                bot_delay_s=self.bot_delay_s,
+                bot_reaction_scale=self.bot_reaction_scale,
             )
             await self.embedded.start()
             self._add_host(

@@ -34,6 +34,7 @@ class EmbeddedHost:
         port: int | None = None,
         advertise: bool = False,
         bot_delay_s: float = BOT_DELAY_S,
+        bot_reaction_scale: float = 1.0,
     ) -> None:
         self.bind = bind
         self.advertise = advertise
@@ -43,7 +44,12 @@ class EmbeddedHost:
         """Why the LAN advertisement is not running, when it is not."""
         self._wanted_port = port
         self.host = Host(
-            name=name, bind=bind, port=port or 0, bot_delay_s=bot_delay_s, log=self.log.append
+            name=name,
+            bind=bind,
+            port=port or 0,
+            bot_delay_s=bot_delay_s,
+            bot_reaction_scale=bot_reaction_scale,
+            log=self.log.append,
         )
         self.advertiser: Advertiser | None = None
         self._advertising: asyncio.Task[None] | None = None

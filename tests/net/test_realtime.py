@@ -388,3 +388,24 @@ async def test_a_network_bot_claims_with_its_own_reaction_time(tmp_path: Path) -
             bot.cancel()
             await asyncio.gather(bot, return_exceptions=True)
             await ann.close()
+
+
+async def test_a_slowed_network_bot_reports_reactions_scaled_up(tmp_path: Path) -> None:
+    """``reaction_scale=5``: the brain's fastest reaction (0.2 s) becomes at least 1 s."""
+    async with running_host(tmp_path) as host:
+        table = host.create_table("blackcat").table.id
+        ann = await RawClient.connect(host.port, "Ann")
+        ann.send(Join(table=table, role="player", seat=0))
+        await ann.expect("joined")
+        bot = asyncio.create_task(
+            play_seat("127.0.0.1", host.port, table, "NetBot", reaction_scale=5.0, log=print)
+        )
+        try:
+            while not (rulings := events_of(await ann.expect("view", timeout=20), "claim")):
+                pass
+            [figures] = rulings[0]["data"]["claims"]
+            assert figures["reported_ns"] >= 1000 * MS
+        finally:
+            bot.cancel()
+            await asyncio.gather(bot, return_exceptions=True)
+            await ann.close()

@@ -105,6 +105,10 @@ def test_one_bot_per_seat_in_order(toy: None, capsys: pytest.CaptureFixture[str]
         (["play", "catchy", "--name", "   "], "A name needs at least one letter"),
         (["join", "host:port"], "The port must be a number, not 'port'"),
         (["join", ":7707"], "has a port but no host"),
+        (["play", "blackcat", "--bot-reaction", "0.1"], "--bot-reaction is 0.3 to 10.0 seconds"),
+        (["lobby", "--bot-reaction", "11"], "not 11"),
+        (["host", "--bot-reaction", "fast"], "invalid float value: 'fast'"),
+        (["bot", "127.0.0.1", "--table", "t1", "--bot-reaction", "0"], "not 0"),
     ],
 )
 def test_bad_arguments_are_one_clear_line_and_status_2(

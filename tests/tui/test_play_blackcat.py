@@ -14,6 +14,7 @@ import pytest
 from textual.pilot import Pilot
 
 from tui.app import ClowderApp, PlayRequest
+from tui.commands.reaction import reaction_scale
 from tui.games.blackcat import BlackCatTable
 from tui.screens.results import ResultsScreen
 
@@ -85,3 +86,18 @@ async def test_grabs_by_keys_are_ruled_by_the_host_then_calling_ends_the_game(
             if app.return_code is not None:
                 break
     assert app.return_code == 0
+
+
+async def test_bot_reaction_reaches_the_embedded_host(tmp_path: Path) -> None:
+    app = ClowderApp(
+        name="Ann",
+        config_dir=tmp_path,
+        play=PlayRequest("blackcat", {}, bots=1),
+        host_bind="127.0.0.1",
+        advertise=False,
+        bot_reaction_scale=reaction_scale(1.6),
+    )
+    async with app.run_test(size=(80, 24)) as pilot:
+        await table_of(pilot)
+        assert app.embedded is not None
+        assert app.embedded.host.bot_reaction_scale == 2.0

@@ -7,6 +7,7 @@ import asyncio
 
 from tui.commands import UsageError
 from tui.commands.address import parse_address
+from tui.commands.reaction import add_bot_reaction, reaction_scale
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -34,6 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="seconds each bot waits before it acts (default: %(default)s)",
     )
+    add_bot_reaction(parser)
     parser.add_argument(
         "--name", default="NetBot", help="name prefix of the bots (default: %(default)s)"
     )
@@ -48,11 +50,19 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--seats is 1 to 10, not {args.seats}")
     if args.delay < 0:
         raise UsageError("--delay cannot be negative")
+    scale = reaction_scale(args.bot_reaction)
     names = [f"{args.name} {i + 1}" for i in range(args.seats)]
     try:
         outcomes = asyncio.run(
             play_seats(
-                host, port, args.table, args.seats, bot=args.bot, delay_s=args.delay, names=names
+                host,
+                port,
+                args.table,
+                args.seats,
+                bot=args.bot,
+                delay_s=args.delay,
+                reaction_scale=scale,
+                names=names,
             )
         )
     except ClientError as error:

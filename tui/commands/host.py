@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from tui.commands import UsageError
 from tui.commands.address import DEFAULT_PORT
+from tui.commands.reaction import add_bot_reaction, reaction_scale
 from tui.commands.tablespec import TableSpec, parse_table_spec
 
 if TYPE_CHECKING:
@@ -70,6 +71,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="seconds a bot waits before it acts (default: %(default)s)",
     )
+    add_bot_reaction(parser)
 
 
 def log(line: str) -> None:
@@ -81,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port} is not a port number (0-65535)")
     if args.bot_delay < 0:
         raise UsageError("--bot-delay cannot be negative")
+    args.bot_reaction_scale = reaction_scale(args.bot_reaction)
     try:
         socket.inet_aton(args.bind)
     except OSError:
@@ -103,6 +106,7 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         port=args.port,
         state_dir=args.state_dir or default_state_dir(),
         bot_delay_s=args.bot_delay,
+        bot_reaction_scale=args.bot_reaction_scale,
         log=log,
     )
     await host.start()

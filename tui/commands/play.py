@@ -14,6 +14,7 @@ from engine import registry
 from engine.core import InvalidOptions, parse_options
 from tui.commands import UsageError
 from tui.commands._app import add_name, checked_name, need_terminal, run_app
+from tui.commands.reaction import add_bot_reaction, reaction_scale
 
 PROG = "clowder play"
 
@@ -33,6 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="a table option, e.g. --option target=5 (repeatable)",
     )
+    add_bot_reaction(parser)
     add_name(parser)
 
 
@@ -64,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
             f"--bots is 0 to {game.max_players - 1}, not {args.bots}"
         )
     name = checked_name(PROG, args.name)
+    scale = reaction_scale(args.bot_reaction)
     from tui.games import has_screen
 
     if not has_screen(game.name):
@@ -71,4 +74,5 @@ def run(args: argparse.Namespace) -> int:
     need_terminal(PROG)
     from tui.app import ClowderApp, PlayRequest
 
-    return run_app(ClowderApp(name=name, play=PlayRequest(game.name, options, args.bots)))
+    request = PlayRequest(game.name, options, args.bots)
+    return run_app(ClowderApp(name=name, play=request, bot_reaction_scale=scale))
