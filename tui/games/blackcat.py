@@ -255,7 +255,7 @@ class BlackCatTable(TableScreen):
         """The top card's reveal id and when it came up (``time.monotonic``)."""
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Textual also runs TableScreen.on_mount (handlers run along the MRO).
         self.set_interval(1.0, self._check_stall)
 
     def compose_board(self) -> ComposeResult:
