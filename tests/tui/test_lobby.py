@@ -148,14 +148,20 @@ async def test_watch_a_table_as_a_spectator(tmp_path: Path) -> None:
         await host.close()
 
 
+async def create_dialog(pilot: Pilot[Any], app: ClowderApp) -> CreateDialog:
+    """From the lobby, ``c`` opens the create dialog."""
+    await until(pilot, lambda: app.screen is lobby_of(app), "the lobby")
+    await pilot.press("c")
+    await until(pilot, lambda: isinstance(app.screen, CreateDialog), "the create dialog")
+    assert isinstance(app.screen, CreateDialog)
+    return app.screen
+
+
 async def test_create_a_table_hosted_by_this_process(tmp_path: Path) -> None:
     app = lobby_app(tmp_path, None)
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = lobby_of(app)
-        await until(pilot, lambda: app.screen is lobby, "the lobby")
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, CreateDialog), "the create dialog")
-        dialog = app.screen
+        dialog = await create_dialog(pilot, app)
         target = dialog.query_one("#option-target", Input)
         target.value = "5"
         await pilot.press("ctrl+s")
@@ -177,11 +183,7 @@ async def test_create_a_table_hosted_by_this_process(tmp_path: Path) -> None:
 async def test_create_a_black_cat_table_with_a_variant_ticked(tmp_path: Path) -> None:
     app = lobby_app(tmp_path, None)
     async with app.run_test(size=(80, 24)) as pilot:
-        lobby = lobby_of(app)
-        await until(pilot, lambda: app.screen is lobby, "the lobby")
-        await pilot.press("c")
-        await until(pilot, lambda: isinstance(app.screen, CreateDialog), "the create dialog")
-        dialog = app.screen
+        dialog = await create_dialog(pilot, app)
         dialog.query_one("#game", Select).value = "blackcat"
         await until(pilot, lambda: bool(dialog.query("#option-lucky_tom")), "the Black Cat options")
         lucky = dialog.query_one("#option-lucky_tom", Checkbox)

@@ -44,16 +44,22 @@ async def next_card(pilot: Pilot[Any], table: BlackCatTable, after: int) -> dict
     raise AssertionError(f"no card after reveal {after}")
 
 
-async def test_grabs_by_keys_are_ruled_by_the_host_then_calling_ends_the_game(
-    tmp_path: Path,
-) -> None:
-    app = ClowderApp(
+def solo_app(tmp_path: Path, bot_reaction_scale: float = 1.0) -> ClowderApp:
+    """``clowder play blackcat --bots 1`` on loopback."""
+    return ClowderApp(
         name="Ann",
         config_dir=tmp_path,
         play=PlayRequest("blackcat", {}, bots=1),
         host_bind="127.0.0.1",
         advertise=False,
+        bot_reaction_scale=bot_reaction_scale,
     )
+
+
+async def test_grabs_by_keys_are_ruled_by_the_host_then_calling_ends_the_game(
+    tmp_path: Path,
+) -> None:
+    app = solo_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await table_of(pilot)
         seen = 0
@@ -89,14 +95,7 @@ async def test_grabs_by_keys_are_ruled_by_the_host_then_calling_ends_the_game(
 
 
 async def test_bot_reaction_reaches_the_embedded_host(tmp_path: Path) -> None:
-    app = ClowderApp(
-        name="Ann",
-        config_dir=tmp_path,
-        play=PlayRequest("blackcat", {}, bots=1),
-        host_bind="127.0.0.1",
-        advertise=False,
-        bot_reaction_scale=reaction_scale(1.6),
-    )
+    app = solo_app(tmp_path, reaction_scale(1.6))
     async with app.run_test(size=(80, 24)) as pilot:
         await table_of(pilot)
         assert app.embedded is not None
