@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from textual import events
 
@@ -205,3 +205,21 @@ def test_the_results_name_the_closest_contest_without_a_negative_margin() -> Non
     lines = table.results_lines(over)
     assert lines[:2] == ["Bea wins.", "The deck ran out."]
     assert "2 cards contested; the closest was a tie (1.9 ms apart)." in lines
+
+
+class KeyTimes(BlackCatTable):
+    """Notes each key event's own timestamp (Textual also runs the table's on_key)."""
+
+    seen: ClassVar[list[int]] = []
+
+    def on_key(self, event: events.Key) -> None:
+        self.seen.append(int(event.time * 1_000_000_000))
+
+
+async def test_the_reaction_ends_at_the_key_event_not_when_the_action_runs() -> None:
+    app = TableHarness(blackcat_view(FOUR), presence=[], screen=KeyTimes)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        await pilot.press("2")
+        stamps = app.stamps[0]
+        assert stamps is not None and stamps.acted_ns == KeyTimes.seen[-1]
