@@ -90,6 +90,7 @@ async def test_the_gain_of_each_pile_and_the_patterns_are_shown() -> None:
         own = text_of(app.table.query_one("#pile-0"))
         assert "+3 if taken" in own  # 8♠ then 2♥ is a Tomcat
         assert "+0 if taken" in text_of(app.table.query_one("#pile-1"))
+        assert "T Tomcat · Y Yowler" in text_of(app.table.query_one("#legend"))
         others = text_of(app.table.query_one("#others"))
         assert "Bea" in others and "10♦" in others and "2♣" in others
     after = blackcat_view([*FOUR, (0, 0)])
@@ -101,6 +102,7 @@ async def test_a_spectator_sees_every_pile_and_cannot_grab() -> None:
     app = harness(blackcat_view(FOUR, seat=None, players=BLACKCAT_PLAYERS))
     async with app.run_test(size=SIZE) as pilot:
         assert not app.table.query_one("#pile-0").display
+        assert not app.table.query_one("#legend").display
         others = text_of(app.table.query_one("#others"))
         assert all(name in others for name in BLACKCAT_PLAYERS)
         await pilot.press("1", "c", "c")

@@ -64,7 +64,7 @@ STALL_S = 8.0
 KEY_FRESH_NS = 2_000_000_000
 """A key stamp older than this is not the key that triggered the action (it was a mouse click)."""
 
-RULES = """
+RULES = f"""
 Everyone plays at once from one poker deck lying **face up**: only its top
 card shows. At any moment anyone may take the top card and put it on one of
 their **two kitty piles**, one card at a time. Piles are never rearranged.
@@ -94,6 +94,9 @@ Yowlers in its pile).
 reaction times measured on each player's own machine (from the card being
 drawn to the key press), allowing for network lag; the log says who got each
 card and by how many milliseconds, and **w** shows the host's figures.
+
+**Your piles** show what the top card would add to each, and under each
+card the cats it is part of: {LEGEND}.
 
 **Keys**: 1 or ← grabs into pile 1, 2 or → into pile 2; c twice calls the
 end; w why; e explains every pile's score; r rules; q leaves.
@@ -265,8 +268,9 @@ class BlackCatTable(TableScreen):
                 with Horizontal(id="top"):
                     yield Panel(id="top-card")
                     yield Panel(id="top-info")
-                yield Panel(id="pile-0", classes="pile")
-                yield Panel(id="pile-1", classes="pile")
+                yield Panel(id="pile-0", classes="pile mine")
+                yield Panel(id="pile-1", classes="pile mine")
+                yield Panel(Text(LEGEND, style="bright_black"), id="legend", classes="mine")
                 yield Panel(id="others")
             with Vertical(id="side"):
                 yield Scoreboard(id="scores")
@@ -307,10 +311,11 @@ class BlackCatTable(TableScreen):
         width = self._board_width()
         for pile in range(PILES):
             widget = self.query_one(f"#pile-{pile}", Panel)
-            if widget.display != (seat is not None):
-                widget.display = seat is not None
             if seat is not None:
                 widget.show(self._own_pile(view, pile, width))
+        for widget in self.query(".mine"):
+            if widget.display != (seat is not None):
+                widget.display = seat is not None  # a spectator has no piles of their own
         others = self.query_one("#others", Panel)
         text = self._others(view, width)
         if others.styles.height is None or others.styles.height.value != len(text.split()):
@@ -555,7 +560,7 @@ class BlackCatTable(TableScreen):
         players = list(view.get("players") or [])
         variants = view.get("variants") or {}
         order = sorted(range(len(players)), key=lambda index: index != seat)
-        parts = []
+        parts = [f"Marks under your cards: {LEGEND}."]
         for index in order:
             piles = (view.get("piles") or [])[index]
             total = sum(int(pile.get("score") or 0) for pile in piles)

@@ -61,7 +61,6 @@ class GrabHistory:
 
     def __init__(self) -> None:
         self.grabs: list[Grab] = []
-        self.calls: list[int] = []
         self.explained: list[tuple[str, str]] = []
         """(what was ruled, the host's explanation) for each ruling, oldest first."""
         self._rulings: dict[int, Ruling] = {}
@@ -94,7 +93,6 @@ class GrabHistory:
 
     def _call(self, seat: int, names: Sequence[str], me: int | None) -> None:
         """A call; one made as a claim on the top card (bots do) has a ruling too."""
-        self.calls.append(seat)
         line = f"{_capital(_who(seat, names, me))} called the end."
         self._lines.append(line)
         won = [reveal for reveal, ruling in self._rulings.items() if ruling.winner == seat]

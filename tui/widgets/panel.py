@@ -24,6 +24,12 @@ class Panel(Widget):
 
     text: reactive[Text] = reactive(Text, layout=False)
 
+    def __init__(
+        self, text: Text | str = "", *, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.set_reactive(Panel.text, text if isinstance(text, Text) else Text(text))
+
     def show(self, text: Text | str) -> None:
         """Show ``text`` (a repaint only if it differs from what is shown)."""
         new = text if isinstance(text, Text) else Text(text)
