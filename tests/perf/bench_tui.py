@@ -37,7 +37,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from tests.perf.report import Report
 from tui.cli import use_frame_rate
@@ -157,6 +157,19 @@ async def key_cursor(count: int) -> list[float]:
     return await timed_keys(count, lambda: TableHarness(catchy_view(1)), press)
 
 
+T = TypeVar("T")
+
+
+async def table_on_screen(pilot: Any, screen_type: type[T]) -> T:
+    """Wait until the app shows a ``screen_type`` table that has the host's first view."""
+    for _ in range(500):
+        await pilot.pause()
+        screen = pilot.app.screen
+        if isinstance(screen, screen_type) and getattr(screen, "view", None) is not None:
+            return screen
+    raise RuntimeError(f"no {screen_type.__name__} with a view appeared")
+
+
 async def key_play(count: int, config_dir: Path) -> list[float]:
     """Play cards by key in real games (new game when one ends) and time each play."""
     from engine.catchy import STARTING
@@ -174,13 +187,7 @@ async def key_play(count: int, config_dir: Path) -> list[float]:
             bot_delay_s=0.0,
         )
         async with app.run_test(size=(80, 24)) as pilot:
-            table = None
-            for _ in range(500):
-                await pilot.pause()
-                if isinstance(app.screen, CatchyTable) and app.screen.view is not None:
-                    table = app.screen
-                    break
-            assert table is not None
+            table = await table_on_screen(pilot, CatchyTable)
             for _ in range(2000):
                 if len(samples) >= count:
                     break
@@ -225,13 +232,7 @@ async def blackcat_grabs(count: int, config_dir: Path) -> tuple[list[float], lis
             advertise=False,
         )
         async with app.run_test(size=(80, 24)) as pilot:
-            table = None
-            for _ in range(500):
-                await pilot.pause()
-                if isinstance(app.screen, BlackCatTable) and app.screen.view is not None:
-                    table = app.screen
-                    break
-            assert table is not None
+            table = await table_on_screen(pilot, BlackCatTable)
             arrived: list[int] = []
 
             def noting(
