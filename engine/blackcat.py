@@ -54,7 +54,7 @@ from engine.core import (
     action_field,
     action_type,
     check_deck,
-    deck_for_round,
+    deck_orders,
     winners_by_score,
 )
 
@@ -159,20 +159,25 @@ class BlackCat(Game[BlackCatState]):
     max_players = 4
     state_type = BlackCatState
     option_specs: ClassVar[tuple[Option, ...]] = (DECK_OPTION, *VARIANT_OPTIONS)
+    assumptions = ASSUMPTIONS
+    bots = (("blackcat", "engine.bots.blackcat:BlackCatBot"),)
+    realtime = True
+    claim_types = frozenset({"take"})
+    """Grabs race for the top card; a call ends the game whenever it arrives."""
 
     # Setup -------------------------------------------------------------------
 
     def _setup(self, players: list[str], rng: Rng, options: dict[str, Any]) -> BlackCatState:
         decks = 2 if options["long_night"] else 1
         full = full_deck(decks)
-        given = deck_for_round(options["deck"], 1)
-        if given is None:
+        orders = deck_orders(options["deck"])
+        if len(orders) > 1:
+            raise InvalidOptions("Black Cat is one round: the deck option is one list of cards")
+        if orders:
+            deck = check_deck(self.title, orders[0], full)
+        else:
             deck = list(full)
             rng.shuffle(deck)
-        else:
-            if not isinstance(given, list):
-                raise InvalidOptions("The deck option is a list of card codes, top first")
-            deck = check_deck(self.title, given, full)
         state = BlackCatState(
             players=players,
             options=options,
@@ -299,42 +304,59 @@ class BlackCat(Game[BlackCatState]):
         scores = self._scores(state)
         return Outcome(tuple(scores), winners_by_score(scores))
 
-    def view(self, state: BlackCatState, seat: Seat | None) -> dict[str, Any]:
+    def phase(self, state: BlackCatState) -> str:
+        return "play"
+
+    def scores(self, state: BlackCatState) -> list[int]:
+        return self._scores(state)
+
+    def reveal(self, state: BlackCatState) -> int | None:
+        """The top card's reveal id: grabs (``take``) race for it."""
+        return state.reveal if state.top is not None and state.ended is None else None
+
+    def hidden(self, state: BlackCatState, seat: Seat | None) -> dict[str, str]:
+        """The cards under the top one, unless the same code is face up (two decks)."""
+        if state.ended is not None:
+            return {}
+        shown = {card for piles in state.piles for pile in piles for card in pile}
+        if state.top is not None:
+            shown.add(state.top)
+        return {card: card_label(card) for card in state.deck[1:] if card not in shown}
+
+    def _view(self, state: BlackCatState, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` sees; everything except the cards under the top one.
 
-        Fields: ``game`` (str), ``seat`` (int | None), ``players`` (list[str]),
-        ``phase`` ("play" | "over"),
-        ``top`` (card code | None), ``reveal`` (int | None: the top card's
-        reveal id), ``deck_left`` (int, the top card included), ``deck_size``
-        (52 or 104), ``piles`` (per seat, two maps ``{"cards", "score",
-        "cats", "queens", "counts"}`` from :meth:`PileScore.to_data`),
-        ``scores`` (list[int], per seat), ``last`` (the last grab
+        Keys (besides the common ones; ``reveal`` is the top card's id):
+        ``top`` (card code | None), ``deck_left`` (int, the top card
+        included), ``deck_size`` (52 or 104), ``piles`` (per seat, two maps
+        ``{"cards", "score", "cats", "queens", "counts", "explain",
+        "if_taken"}``: :meth:`PileScore.to_data`, the scoring's own
+        explanation, and what taking the top card onto that pile would change
+        its score by, ``None`` without a top card), ``last`` (the last grab
         ``{"seat", "pile", "card", "reveal"}`` | None), ``called_by`` (int |
         None), ``ended`` ("deck" | "call" | None), ``variants`` (the three
-        variant flags), ``legal`` (list of actions), ``log`` (list[str]),
-        ``outcome`` (``{"scores", "winners"}`` | None).
+        variant flags).
         """
-        piles = self.pile_scores(state)
-        outcome = self.outcome(state)
         top = state.top
+        piles = []
+        for seat_piles in state.piles:
+            shown = []
+            for cards in seat_piles:
+                score = self._pile_score(state, cards)
+                gain = None
+                if top is not None:
+                    gain = self._pile_score(state, [*cards, top]).total - score.total
+                shown.append({**score.to_data(), "explain": score.explain(), "if_taken": gain})
+            piles.append(shown)
         return {
-            "game": self.name,
-            "seat": seat,
-            "players": list(state.players),
-            "phase": "play" if outcome is None else "over",
             "top": top,
-            "reveal": state.reveal if top is not None else None,
             "deck_left": len(state.deck),
             "deck_size": state.deck_size,
-            "piles": [[pile.to_data() for pile in seat_piles] for seat_piles in piles],
-            "scores": [sum(pile.total for pile in seat_piles) for seat_piles in piles],
+            "piles": piles,
             "last": None if state.last is None else state.last.to_data(),
             "called_by": state.called_by,
             "ended": state.ended,
             "variants": {spec.name: bool(state.options[spec.name]) for spec in VARIANT_OPTIONS},
-            "legal": [] if seat is None else self.legal_actions(state, seat),
-            "log": state.log_view(seat),
-            "outcome": None if outcome is None else outcome.to_data(),
         }
 
 

@@ -58,6 +58,7 @@ from engine.core import (
     check_deck,
     clone,
     deck_for_round,
+    deck_orders,
     winners_by_score,
 )
 
@@ -203,6 +204,8 @@ class Catchy(Game[CatchyState]):
     min_players = 2
     max_players = 2
     state_type = CatchyState
+    assumptions = ASSUMPTIONS
+    bots = (("catchy", "engine.bots.catchy:CatchyBot"),)
     option_specs = (
         Option("target", TARGET_SCORE, "Points that end the game", minimum=1, maximum=99),
         Option(
@@ -214,10 +217,8 @@ class Catchy(Game[CatchyState]):
     # Setup --------------------------------------------------------------------
 
     def _setup(self, players: list[str], rng: Rng, options: dict[str, Any]) -> CatchyState:
-        if options["deck"] is not None:
-            decks = options["deck"] if isinstance(options["deck"][0], list) else [options["deck"]]
-            for order in decks:
-                self._check_order(order)
+        for order in deck_orders(options["deck"]):
+            self._check_order(order)
         state = CatchyState(
             players=players,
             options=options,
@@ -444,8 +445,33 @@ class Catchy(Game[CatchyState]):
             return None
         return Outcome(tuple(state.scores), tuple(state.winners))
 
-    def view(self, state: CatchyState, seat: Seat | None) -> dict[str, Any]:
-        """What ``seat`` sees. Only its own hand; the course only as ``?`` (or ``ST``)."""
+    def phase(self, state: CatchyState) -> str:
+        return state.phase
+
+    def scores(self, state: CatchyState) -> list[int]:
+        return list(state.scores)
+
+    def hidden(self, state: CatchyState, seat: Seat | None) -> dict[str, str]:
+        """The other hand and the face-down course (the Starting card there is public)."""
+        if state.phase == "over":
+            return {}
+        secret = [card for card in state.course if card != STARTING]
+        for other, hand in enumerate(state.hands):
+            if other != seat:
+                secret.extend(hand)
+        return {card: card_name(card) for card in secret}
+
+    def _view(self, state: CatchyState, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` sees. Only its own hand; the course only as ``?`` (or ``ST``).
+
+        Keys (besides the common ones): ``round``, ``turn`` (seat | None),
+        ``leader``, ``starter``, ``hand`` (sorted codes | None for a
+        spectator), ``hand_counts``, ``course`` (``"?"`` or ``"ST"`` each),
+        ``cat`` ({position, side, arms}), ``trick`` (codes, leader's first),
+        ``tricks`` (this round's finished tricks), ``tricks_per_round``,
+        ``target``, ``last_round`` (the previous round's result | None) and
+        ``unplayable`` (card -> why, when following).
+        """
         own = state.hands[seat] if seat is not None else None
         led = state.trick[0] if state.trick else None
         unplayable: dict[str, str] = {}
@@ -454,12 +480,7 @@ class Catchy(Game[CatchyState]):
                 problem = follow_problem(own, led, card)
                 if problem is not None:
                     unplayable[card] = problem
-        outcome = self.outcome(state)
         return {
-            "game": self.name,
-            "players": list(state.players),
-            "seat": seat,
-            "phase": state.phase,
             "round": state.round,
             "turn": None if state.phase == "over" else state.turn,
             "leader": state.leader,
@@ -471,13 +492,9 @@ class Catchy(Game[CatchyState]):
             "trick": list(state.trick),
             "tricks": clone(state.tricks),
             "tricks_per_round": TRICKS_PER_ROUND,
-            "scores": list(state.scores),
             "target": state.options["target"],
             "last_round": clone(state.last_round),
-            "legal": [] if seat is None else self.legal_actions(state, seat),
             "unplayable": unplayable,
-            "log": state.log_view(seat),
-            "outcome": None if outcome is None else outcome.to_data(),
         }
 
 

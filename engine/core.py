@@ -40,7 +40,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypedDict, TypeVar
 
 Seat = int
 """A seat is the index of a player in ``state.players`` (0-based)."""
@@ -187,8 +187,48 @@ class Outcome:
     scores: tuple[int, ...]
     winners: tuple[Seat, ...]
 
-    def to_data(self) -> dict[str, Any]:
+    def to_data(self) -> OutcomeData:
         return {"scores": list(self.scores), "winners": list(self.winners)}
+
+
+class OutcomeData(TypedDict):
+    """:class:`Outcome` as it travels in views and messages."""
+
+    scores: list[int]
+    winners: list[Seat]
+
+
+class BaseView(TypedDict):
+    """The keys every game's view has, built once by :meth:`Game.view`.
+
+    A game's own view type extends this one (``class BlackCatView(BaseView)``)
+    with the keys its :meth:`Game._view` adds. The TUI reads views through
+    these types, so a key that every game has is never guarded with ``get``.
+    """
+
+    game: str
+    """The game's registered name."""
+    seat: Seat | None
+    """Whose view this is; ``None`` for a spectator."""
+    players: list[str]
+    """The players' names in seat order."""
+    phase: str
+    """What the table is doing (each game names its phases); ``"over"`` once it has ended."""
+    legal: list[dict[str, Any]]
+    """What this seat may do now (empty for a spectator)."""
+    log: list[str]
+    """The newest log lines this seat may see."""
+    scores: list[int]
+    """Each seat's score now, in seat order."""
+    outcome: OutcomeData | None
+    """``None`` while the game is on."""
+    reveal: int | None
+    """Real-time games: the id of the open real-time moment (:meth:`Game.reveal`);
+    always ``None`` in turn-based games."""
+
+
+BASE_VIEW_KEYS: frozenset[str] = frozenset(BaseView.__annotations__)
+"""The common keys; a game's :meth:`Game._view` must not set them."""
 
 
 def winners_by_score(scores: Sequence[int]) -> tuple[Seat, ...]:
@@ -478,6 +518,29 @@ def check_deck(game: str, given: Sequence[Any], full: Sequence[str]) -> list[str
     return cards
 
 
+def deck_orders(option: Any) -> list[list[Any]]:
+    """Every explicit deck order the ``deck`` option gives, one per round, checked for shape.
+
+    ``None`` gives none (every round is shuffled). A flat list is the first
+    round's order; a list of lists gives one per round. Anything else (an
+    empty list, lists mixed with cards) is refused with a sentence.
+    """
+    if option is None:
+        return []
+    if not isinstance(option, list) or not option:
+        raise InvalidOptions("The deck option is a non-empty list of card codes, top first")
+    nested = [isinstance(item, list) for item in option]
+    if all(nested):
+        if not all(option):
+            raise InvalidOptions("Each round's deck order in the deck option needs cards")
+        return list(option)
+    if any(nested):
+        raise InvalidOptions(
+            "The deck option is either one list of card codes or a list of them (one per round)"
+        )
+    return [option]
+
+
 def deck_for_round(option: Any, round_number: int) -> list[Any] | None:
     """The explicit deck order for ``round_number`` (1-based), if the ``deck`` option gives one.
 
@@ -489,11 +552,6 @@ def deck_for_round(option: Any, round_number: int) -> list[Any] | None:
     if isinstance(option[0], list):
         return option[round_number - 1] if round_number <= len(option) else None
     return option if round_number == 1 else None
-
-
-def next_seat(seat: Seat, count: int, step: int = 1) -> Seat:
-    """The seat ``step`` places after ``seat`` in turn order."""
-    return (seat + step) % count
 
 
 # --------------------------------------------------------------------------- actions
@@ -523,19 +581,42 @@ def action_field(action: Action, name: str, kind: type[T]) -> T:
 # --------------------------------------------------------------------------- the contract
 
 
-class Game(ABC, Generic[S]):
-    """One game's rules. Subclasses implement the underscored hooks.
+Secrets = Mapping[str, str]
+"""What a seat must not see now, as ``{code: words}`` (see :meth:`Game.hidden`)."""
 
-    Shared checks (seat range, game over, action shape) and the copy that
-    keeps :meth:`apply` pure are done here, once.
+
+class Game(ABC, Generic[S]):
+    """One game's rules, and everything the other layers need to know about it.
+
+    Subclasses declare the class variables below and implement the hooks;
+    shared checks (seat range, game over, action shape), the copy that keeps
+    :meth:`apply` pure and the common view keys are done here, once. Nothing
+    else lists a game: :mod:`engine.registry` finds every engine module with
+    a module-level ``GAME``, and the bots, the assumptions and the real-time
+    behaviour are read from that object.
     """
 
     name: ClassVar[str]
+    """The registered name (``"blackcat"``): table specs, protocol, commands."""
     title: ClassVar[str]
+    """The name people read (``"Black Cat"``)."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     state_type: type[S]
     option_specs: ClassVar[tuple[Option, ...]] = (DECK_OPTION,)
+    assumptions: ClassVar[tuple[str, ...]] = ()
+    """Where the rulebook is silent and this engine chose; shown with the rules."""
+    bots: ClassVar[tuple[tuple[str, str], ...]] = ()
+    """The game's bots as ``(name, "module:factory")``, strongest first; a
+    factory takes an :class:`Rng`. ``"random"`` exists for every game without
+    being listed. Strings, so that loading a game does not load its bots."""
+    realtime: ClassVar[bool] = False
+    """Whether the game has real-time moments: a card or letter revealed to
+    everyone at once, which the first to react takes. At such a table the
+    host arbitrates :meth:`is_claim` actions for the open :meth:`reveal`
+    by measured reaction times instead of arrival order."""
+    claim_types: ClassVar[frozenset[str]] = frozenset()
+    """Real-time games: the action types that race for the open reveal."""
 
     def new_game(
         self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
@@ -552,6 +633,8 @@ class Game(ABC, Generic[S]):
         self._check_seat(state, seat)
         if self.outcome(state) is not None:
             raise GameOver("The game is over")
+        if not isinstance(action, Mapping):
+            raise InvalidAction("An action is a map with a 'type' field")
         new = clone(state)
         events: list[Event] = []
         self._apply(new, seat, action, now, events)
@@ -571,9 +654,42 @@ class Game(ABC, Generic[S]):
         """When :meth:`tick` next has something to do (host seconds), or ``None``."""
         return None
 
-    @abstractmethod
     def view(self, state: S, seat: Seat | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator), msgpack-ready."""
+        """What ``seat`` may see (``None``: a spectator), msgpack-ready.
+
+        The common keys (:class:`BaseView`) are built here; the game adds its
+        own with :meth:`_view`, which may not override them.
+        """
+        outcome = self.outcome(state)
+        common: BaseView = {
+            "game": self.name,
+            "seat": seat,
+            "players": list(state.players),
+            "phase": "over" if outcome is not None else self.phase(state),
+            "legal": [] if seat is None or outcome is not None else self.legal_actions(state, seat),
+            "log": state.log_view(seat),
+            "scores": list(self.scores(state)),
+            "outcome": None if outcome is None else outcome.to_data(),
+            "reveal": self.reveal(state) if outcome is None else None,
+        }
+        own = self._view(state, seat)
+        clash = BASE_VIEW_KEYS.intersection(own)
+        if clash:
+            raise TypeError(f"{self.name}._view sets common view keys: {sorted(clash)}")
+        view: dict[str, Any] = {**common, **own}
+        return view
+
+    def reveal(self, state: S) -> int | None:
+        """Real-time games: the id of the moment open for claims now, or ``None``.
+
+        Ids only grow during a game; a claim names the id it reacts to, so a
+        claim aimed at a moment that has passed is refused, not misapplied.
+        """
+        return None
+
+    def is_claim(self, action: Action) -> bool:
+        """Whether ``action`` races for the open reveal (needs reaction stamps)."""
+        return self.realtime and action.get("type") in self.claim_types
 
     @abstractmethod
     def legal_actions(self, state: S, seat: Seat) -> list[dict[str, Any]]:
@@ -582,6 +698,25 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """``None`` while playing, else the final scores and winners."""
+
+    @abstractmethod
+    def phase(self, state: S) -> str:
+        """What the table is doing now, for the view (``"over"`` is set by :meth:`view`)."""
+
+    @abstractmethod
+    def scores(self, state: S) -> list[int]:
+        """Each seat's score now, in seat order."""
+
+    @abstractmethod
+    def hidden(self, state: S, seat: Seat | None) -> Secrets:
+        """What ``seat`` (``None``: a spectator) must not see now: ``{code: words}``.
+
+        No ``code`` may occur as a whole string, and no ``words`` inside any
+        text, in anything that seat receives: its view, its events, its log.
+        A game leaves out a secret whose code is also visible to the seat
+        elsewhere (two decks hold two Queens of spades). The contract test
+        suite checks every game against this over whole games, and on the wire.
+        """
 
     def to_data(self, state: S) -> dict[str, Any]:
         """The state as msgpack-ready data (for the host's log and resume)."""
@@ -600,6 +735,7 @@ class Game(ABC, Generic[S]):
             "title": self.title,
             "min_players": self.min_players,
             "max_players": self.max_players,
+            "realtime": self.realtime,
             "options": [spec.describe() for spec in self.option_specs],
         }
 
@@ -612,6 +748,10 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def _apply(self, state: S, seat: Seat, action: Action, now: float, events: list[Event]) -> None:
         """Change ``state`` (a private copy) in place, or raise :class:`IllegalAction`."""
+
+    @abstractmethod
+    def _view(self, state: S, seat: Seat | None) -> dict[str, Any]:
+        """The game's own view keys for ``seat`` (the common ones are added by :meth:`view`)."""
 
     def _tick(self, state: S, now: float, events: list[Event]) -> None:
         """Change ``state`` (a private copy) for the timers due at ``now``."""

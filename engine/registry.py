@@ -1,20 +1,29 @@
 """The games by name: ``get("catchy")`` returns the game object, ``names()`` lists them.
 
-Games are imported lazily so that loading one does not load all five.
+Nothing here lists the games. Every module directly inside the ``engine``
+package that defines a module-level ``GAME`` (a :class:`~engine.core.Game`)
+is a game, registered under ``GAME.name``; adding a game is adding its
+module. The package is scanned once, on first use; the scan imports each
+module, which is cheap because a game loads its heavy data (a dictionary,
+category lists) lazily.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from typing import Any
 
+import engine
 from engine.core import Game
 
-# name -> "module:attribute" of the game object.
-_GAMES: dict[str, str] = {
-    "catchy": "engine.catchy:GAME",
-    "blackcat": "engine.blackcat:GAME",
-}
+_NOT_GAMES = frozenset({"core", "registry", "selfplay"})
+"""Modules of the package that are machinery, never games (skipped by the scan)."""
+
+_GAMES: dict[str, Game[Any]] = {}
+"""name -> game object, filled by :func:`_scan` (tests may add a game of their own)."""
+
+_scanned = False
 
 
 class UnknownGame(KeyError):
@@ -24,17 +33,42 @@ class UnknownGame(KeyError):
         return str(self.args[0])
 
 
+def _scan() -> dict[str, Game[Any]]:
+    """Find every game module once; games are ordered by title, as people look for them."""
+    global _scanned  # noqa: PLW0603 - the registry is a process-wide cache by design
+    if not _scanned:
+        found: dict[str, Game[Any]] = {}
+        for module in pkgutil.iter_modules(engine.__path__):
+            if module.ispkg or module.name in _NOT_GAMES or module.name.startswith("_"):
+                continue
+            game = getattr(importlib.import_module(f"engine.{module.name}"), "GAME", None)
+            if isinstance(game, Game):
+                found[game.name] = game
+        for game in sorted(found.values(), key=lambda game: game.title.lower()):
+            _GAMES.setdefault(game.name, game)
+        _scanned = True
+    return _GAMES
+
+
 def names() -> list[str]:
-    """The registered game names, in a stable order."""
-    return list(_GAMES)
+    """The registered game names, in a stable order (by title)."""
+    return list(_scan())
 
 
 def get(name: str) -> Game[Any]:
     """The game object registered as ``name``."""
-    target = _GAMES.get(name)
-    if target is None:
+    game = _scan().get(name)
+    if game is None:
         known = ", ".join(_GAMES)
         raise UnknownGame(f"There is no game called {name!r} (games: {known})")
-    module_name, attribute = target.split(":")
-    game: Game[Any] = getattr(importlib.import_module(module_name), attribute)
     return game
+
+
+def register(game: Game[Any]) -> None:
+    """Add a game that lives outside the package (tests' toy game); :func:`unregister` undoes it."""
+    _scan()[game.name] = game
+
+
+def unregister(name: str) -> None:
+    """Remove a game added with :func:`register`."""
+    _scan().pop(name, None)

@@ -100,7 +100,7 @@ def run_game(
     one seat has legal actions anyway.
     """
     bots: list[Bot] = [
-        make_bot(game.name, name, derive_seed(seed, _BOT_SALT, seat))
+        make_bot(game, name, derive_seed(seed, _BOT_SALT, seat))
         for seat, name in enumerate(bot_names)
     ]
     state = game.new_game(player_names(bot_names), seed, options)

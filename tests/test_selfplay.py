@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 
-from engine import bots as engine_bots
 from engine import registry
 from engine.bots import default_bot
-from engine.core import GameState, Rng, replay
+from engine.core import BASE_VIEW_KEYS, GameState, Rng, replay
 from engine.selfplay import (
     BotMistakeError,
     StuckGameError,
@@ -41,6 +40,7 @@ class SpyBot:
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
+        self.reaction_s = 0.0
         SpyBot.seeds.append(rng.state)
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
@@ -54,6 +54,7 @@ class IllegalBot:
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
+        self.reaction_s = 0.0
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
         return {"type": "add", "n": 5}
@@ -61,8 +62,8 @@ class IllegalBot:
 
 @pytest.fixture
 def toy_bots(monkeypatch: pytest.MonkeyPatch) -> None:
-    bots = {"spy": f"{__name__}:SpyBot", "illegal": f"{__name__}:IllegalBot"}
-    monkeypatch.setitem(engine_bots._BOTS, "toy", bots)
+    bots = (("spy", f"{__name__}:SpyBot"), ("illegal", f"{__name__}:IllegalBot"))
+    monkeypatch.setattr(toy_game.ToyGame, "bots", bots)
     SpyBot.seen = []
     SpyBot.seeds = []
 
@@ -125,7 +126,7 @@ def test_bots_see_only_their_view(toy_bots: None) -> None:
     assert SpyBot.seen
     for view in SpyBot.seen:
         assert isinstance(view, dict)
-        assert set(view) == {"total", "scores", "log", "legal"}
+        assert set(view) == BASE_VIEW_KEYS | {"total"}
         assert not any(isinstance(value, GameState) for value in view.values())
 
 

@@ -122,13 +122,17 @@ class ToyGame(Game[ToyState]):
             state.turn = (seat + 1) % len(state.players)
         state.record(events, kind, f"{state.name(seat)} played {kind}")
 
-    def view(self, state: ToyState, seat: Seat | None) -> dict[str, Any]:
-        return {
-            "total": state.total,
-            "scores": list(state.scores or []),
-            "log": state.log_view(seat),
-            "legal": [] if seat is None else self.legal_actions(state, seat),
-        }
+    def phase(self, state: ToyState) -> str:
+        return state.mode
+
+    def scores(self, state: ToyState) -> list[int]:
+        return list(state.scores or [])
+
+    def hidden(self, state: ToyState, seat: Seat | None) -> dict[str, str]:
+        return {}
+
+    def _view(self, state: ToyState, seat: Seat | None) -> dict[str, Any]:
+        return {"total": state.total}
 
     def outcome(self, state: ToyState) -> Outcome | None:
         if not state.finished:
@@ -145,9 +149,8 @@ GAME = ToyGame()
 @contextmanager
 def registered() -> Iterator[ToyGame]:
     """Make ``"toy"`` a registered game for the duration of a ``with`` block."""
-    games = registry._GAMES
-    games["toy"] = f"{__name__}:GAME"
+    registry.register(GAME)
     try:
         yield GAME
     finally:
-        del games["toy"]
+        registry.unregister(GAME.name)

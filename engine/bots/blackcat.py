@@ -33,10 +33,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.blackcat_scoring import full_deck, is_black, score_pile
+from engine.bots import DEFAULT_REACTION_S
 from engine.core import Rng
-
-DEFAULT_REACTION_S = 0.8
-"""A typical human choice-reaction time for "see the card, judge it, grab it"."""
 
 DEFAULT_JITTER_S = 0.25
 MIN_REACTION_S = 0.2

@@ -43,6 +43,8 @@ class CatchyBot:
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
+        self.reaction_s = 0.0
+        """Catchy! is turn-based: the host paces bots with its own delay."""
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
         legal: list[dict[str, Any]] = view.get("legal") or []

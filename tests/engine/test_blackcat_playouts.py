@@ -65,8 +65,13 @@ def _check_invariants(state: BlackCatState, events: list[Event]) -> None:
         _assert_nothing_hidden_shown(state, view)
         assert view["deck_left"] == len(state.deck)
         for who, piles in enumerate(state.piles):
-            expected = [score_pile(pile, **variants).to_data() for pile in piles]
-            assert view["piles"][who] == expected
+            expected = [score_pile(pile, **variants) for pile in piles]
+            for shown, score, pile in zip(view["piles"][who], expected, piles, strict=True):
+                assert {key: shown[key] for key in score.to_data()} == score.to_data()
+                assert shown["explain"] == score.explain()
+                taken = None if not state.deck else score_pile([*pile, state.deck[0]], **variants)
+                assert shown["if_taken"] == (None if taken is None else taken.total - score.total)
+            expected = [score.to_data() for score in expected]
             assert view["scores"][who] == sum(pile["score"] for pile in expected)
         assert (view["outcome"] is not None) == over
         assert (view["legal"] == []) == (over or seat is None)

@@ -372,7 +372,10 @@ def test_view_piles_are_public_with_live_scores() -> None:
     state = take(take(new("3H", "7D"), 0, 1), 0, 1)
     for seat in (0, 1, None):
         view = GAME.view(state, seat)
-        assert view["piles"][0][1] == score_pile(["3H", "7D"]).to_data()
+        pile = view["piles"][0][1]
+        expected = score_pile(["3H", "7D"])
+        assert {key: pile[key] for key in expected.to_data()} == expected.to_data()
+        assert pile["explain"] == expected.explain()
         assert view["scores"] == [3, 0]
 
 
