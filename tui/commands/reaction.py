@@ -1,4 +1,4 @@
-"""``--bot-reaction S``: how fast bots grab at real-time tables (Black Cat), for every command.
+"""``--bot-reaction S``: how fast bots react at real-time tables, for every command.
 
 Bots' reaction times are drawn around a typical figure with jitter, and are
 longer for cards they only half want (:mod:`engine.bots.blackcat`). This
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine.bots.blackcat import DEFAULT_REACTION_S
+from engine.bots import DEFAULT_REACTION_S
 from tui.commands import UsageError
 
 FASTEST_S = 0.3
