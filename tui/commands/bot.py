@@ -6,14 +6,14 @@ import argparse
 import asyncio
 
 from tui.commands import UsageError
-from tui.commands.address import parse_address
+from tui.commands.address import ADDRESS_HELP, BadAddress, parse_address
 from tui.commands.reaction import add_bot_reaction, reaction_scale
+
+PROG = "clowder bot"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "address", metavar="HOST[:PORT]", help="the host to join (default port 7707)"
-    )
+    parser.add_argument("address", metavar="HOST[:PORT]", help=ADDRESS_HELP)
     parser.add_argument(
         "--table",
         required=True,
@@ -45,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
     from net.client import ClientError
     from net.netbot import play_seats
 
-    host, port = parse_address(args.address)
+    try:
+        host, port = parse_address(args.address)
+    except BadAddress as error:
+        raise UsageError(f"{PROG}: {error}") from None
     if not 1 <= args.seats <= 10:
         raise UsageError(f"--seats is 1 to 10, not {args.seats}")
     if args.delay < 0:

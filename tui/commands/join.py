@@ -6,21 +6,20 @@ import argparse
 
 from tui.commands import UsageError
 from tui.commands._app import add_name, checked_name, need_terminal, run_app
+from tui.commands.address import ADDRESS_HELP, BadAddress, parse_address
 
 PROG = "clowder join"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("address", metavar="HOST[:PORT]", help="the host (port 7707 if not given)")
+    parser.add_argument("address", metavar="HOST[:PORT]", help=ADDRESS_HELP)
     add_name(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui.screens.dialogs import parse_address
-
     try:
         address = parse_address(args.address)
-    except ValueError as error:
+    except BadAddress as error:
         raise UsageError(f"{PROG}: {error}") from None
     name = checked_name(PROG, args.name)
     need_terminal(PROG)

@@ -18,6 +18,7 @@ from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from engine import registry
 from net.host import DEFAULT_PORT
+from tui.commands.address import parse_address
 from tui.config import BadName, clean_name
 
 
@@ -57,25 +58,6 @@ class NameDialog(Dialog):
             self.dismiss(clean_name(self.query_one("#name", Input).value))
         except BadName as error:
             self.say(str(error))
-
-
-def parse_address(text: str) -> tuple[str, int]:
-    """``host[:port]`` as ``(host, port)``; ValueError with a readable message."""
-    text = text.strip()
-    if not text:
-        raise ValueError("Type an address such as 192.168.1.20 or 192.168.1.20:7707")
-    host, colon, port_text = text.rpartition(":")
-    if not colon:
-        return text, DEFAULT_PORT
-    if not host:
-        raise ValueError(f"{text!r} has a port but no host")
-    try:
-        port = int(port_text)
-    except ValueError:
-        raise ValueError(f"The port must be a number, not {port_text!r}") from None
-    if not 0 < port < 65536:
-        raise ValueError(f"The port must be 1 to 65535, not {port}")
-    return host, port
 
 
 class AddressDialog(Dialog):
