@@ -15,9 +15,11 @@ The same class runs headless (``clowder host``) and embedded in a player's
 TUI (``clowder play``): only the ``log`` callback and the bind address differ.
 
 Each connection keeps a :class:`~net.clock.ClockEstimate` fed by the host's
-pings (fast until it is ready, then steady); at a real-time table an
-``action`` carrying ``reveal``/``drawn_ns``/``acted_ns`` is a claim that goes
-to the table's arbiter, stamped with the time its bytes were read.
+pings (fast until it is ready, then steady). An ``action`` that the game
+names a claim (:meth:`engine.core.Game.is_claim`, a Black Cat grab) must
+carry ``reveal``/``drawn_ns``/``acted_ns`` and goes to the table's arbiter,
+stamped with the time its bytes were read; any other action is applied as
+it arrives.
 """
 
 from __future__ import annotations
@@ -437,18 +439,13 @@ class Host:
         seat = runner.seat_of(connection) if connection.runner is runner else None
         if seat is None:
             raise TableError("not_at_table", f"You do not hold a seat at table {message.table}")
-        if runner.realtime:
-            if (
-                message.reveal is not None
-                and message.drawn_ns is not None
-                and message.acted_ns is not None
-            ):
-                reaction = message.acted_ns - message.drawn_ns
-                runner.claim(seat, message.action, message.reveal, reaction, connection.read_ns)
-                return
-            if "reveal" in message.action:
+        if runner.table.game.is_claim(message.action):
+            if message.reveal is None or message.drawn_ns is None or message.acted_ns is None:
                 raise TableError("claim_refused", STAMPS_NEEDED)
-        # Turn-based tables ignore stamps; a real-time action without a reveal (a call) applies.
+            reaction = message.acted_ns - message.drawn_ns
+            runner.claim(seat, message.action, message.reveal, reaction, connection.read_ns)
+            return
+        # Not a claim (a turn, a Black Cat call): applied as it arrives; stamps are ignored.
         runner.act(seat, message.action)
 
     async def _ping_loop(self) -> None:

@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from engine import registry
 from engine.bots import default_bot, make_bot
 from net.client import Client, ClientError, ConnectionState
 from net.messages import Error, Message, View
@@ -56,6 +57,7 @@ async def play_seat(
                 "no_such_table", f"{welcome.host_name} has no table {table!r} (tables: {known})"
             )
         game = tables[table]["game"]
+        rules = registry.get(game)
         brain = make_bot(game, bot or default_bot(game), seed)
         joined = await client.join(table)
         log(f"{name} sits at seat {joined.seat} of {table} ({game})")
@@ -92,14 +94,20 @@ async def play_seat(
                 if view.reveal is None:
                     await asyncio.sleep(delay_s)
                     await client.act(table, action)
-                else:
-                    reaction_s = float(getattr(brain, "reaction_s", delay_s)) * reaction_scale
-                    if not await react(client, table, view.version, reaction_s, held):
-                        continue  # a newer view came first: the card is gone
+                    continue
+                # A real-time moment is open: whatever the bot does, it does as a person
+                # reacting to it; a claim carries its stamps, anything else goes as it is.
+                if not await react(
+                    client, table, view.version, brain.reaction_s * reaction_scale, held
+                ):
+                    continue  # a newer view came first: the card is gone
+                if rules.is_claim(action):
                     acted_ns = time.monotonic_ns()
                     await client.act(
                         table, action, reveal=view.reveal, drawn_ns=drawn_ns, acted_ns=acted_ns
                     )
+                else:
+                    await client.act(table, action)
             except ClientError as error:  # dropped: the host resends the view on return
                 log(f"{name}: {error.message}")
     finally:

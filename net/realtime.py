@@ -6,16 +6,17 @@ aimed at another. This module sits between them, without any I/O or clock
 of its own (every time is passed in), so the host's rules can be tested on
 their own:
 
-* **Which reveal is open.** A game is *real-time* when its views carry a
-  ``"reveal"`` key. After every broadcast the host calls :meth:`Referee.sync`
-  with the public view's reveal id: a new id opens the arbiter for it (the
-  seats that may claim are the bots playing inside the host, with no lag,
-  and the attached players, with their connection's clock estimate; a
-  dropped player's seat simply may not claim), ``None`` (the game is over)
-  closes it. A seat that becomes able to claim while the reveal is open
-  (a player reconnects, a bot covers a dropped player) is let in by opening
-  the same reveal again with the *same* send time, but only while nobody has
-  claimed yet, so no claim already counted is lost.
+* **Which reveal is open.** A game is *real-time* when it says so
+  (:attr:`engine.core.Game.realtime`). After every broadcast the host calls
+  :meth:`Referee.sync` with the game's open reveal (:meth:`Game.reveal`):
+  a new id opens the arbiter for it (the seats that may claim are the bots
+  playing inside the host, with no lag, and the attached players, with
+  their connection's clock estimate; a dropped player's seat simply may
+  not claim), ``None`` (none is open, or the game is over) closes it. A
+  seat that becomes able to claim while the reveal is open (a player
+  reconnects, a bot covers a dropped player) is let in by opening the same
+  reveal again with the *same* send time, but only while nobody has claimed
+  yet, so no claim already counted is lost.
 * **Claims.** :meth:`Referee.claim` passes a claim to the arbiter;
   :func:`claim_problem` catches a claim whose action names another reveal
   than its stamps, and :func:`refusal_text` words a refusal for its sender
@@ -39,6 +40,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.bots import DEFAULT_REACTION_S, Bot
 from engine.core import Action, Event, Seat
 from net.arbiter import (
     Accepted,
@@ -52,8 +54,8 @@ from net.arbiter import (
     format_ms,
 )
 
-DEFAULT_BOT_REACTION_S = 0.8
-"""A bot's reaction time when it does not say (``reaction_s`` missing)."""
+MAX_BOT_REACTION_S = 60.0
+"""A bot reaction above this is a bot bug; the default is used instead."""
 
 BOT_REACTION_MARGIN_NS = 10_000_000
 """A scaled-down bot reaction is kept this far above the arbiter's human bound."""
@@ -70,19 +72,6 @@ STAMPS_NEEDED = (
 )
 
 TIE_RULE = "earliest_arrival"
-
-
-def is_realtime(view: Mapping[str, Any] | None) -> bool:
-    """Whether a game's view marks it as real-time (it carries a ``"reveal"`` key)."""
-    return view is not None and "reveal" in view
-
-
-def reveal_of(view: Mapping[str, Any] | None) -> int | None:
-    """The open real-time moment of a view (``None``: none, e.g. the game is over)."""
-    if view is None:
-        return None
-    reveal = view.get("reveal")
-    return reveal if isinstance(reveal, int) and not isinstance(reveal, bool) else None
 
 
 def rtt_only_sample(sent_ns: int, received_ns: int) -> tuple[int, int, int]:
@@ -110,16 +99,16 @@ def claim_problem(action: Mapping[str, Any], reveal: int) -> str | None:
     return None
 
 
-def bot_reaction_ns(bot: object, scale: float, min_reaction_ns: int) -> int:
+def bot_reaction_ns(bot: Bot, scale: float, min_reaction_ns: int) -> int:
     """How long an in-host bot takes to claim: its ``reaction_s`` (after its last choice).
 
     ``scale`` speeds bots up for tests and demos; a scaled reaction never
     drops below the arbiter's human bound (plus a margin), where it would be
     refused as too fast.
     """
-    reaction_s = getattr(bot, "reaction_s", DEFAULT_BOT_REACTION_S)
-    if not isinstance(reaction_s, int | float) or reaction_s < 0:
-        reaction_s = DEFAULT_BOT_REACTION_S
+    reaction_s = bot.reaction_s
+    if not 0 <= reaction_s < MAX_BOT_REACTION_S:  # NaN fails too
+        reaction_s = DEFAULT_REACTION_S  # a bot bug must not stall or speed up the table
     return max(round(reaction_s * scale * 1e9), min_reaction_ns + BOT_REACTION_MARGIN_NS)
 
 

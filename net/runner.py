@@ -9,11 +9,14 @@ seat's, spectators the public one. Hidden cards never reach a peer because
 the only things sent are ``game.view(state, seat)`` and the events visible to
 that seat.
 
-At a real-time table (a game whose views carry ``"reveal"``, like Black Cat)
-nobody takes turns: after each broadcast the runner opens the arbiter for
-the revealed moment (:mod:`net.realtime`), takes stamped claims from players
-and, after their reaction time, from its bots, and at the arbiter's deadline
-applies the winning claim and tells the table why it won.
+At a real-time table (a game that says so, :attr:`engine.core.Game.realtime`,
+like Black Cat) the game may open a real-time moment (:meth:`Game.reveal`):
+after each broadcast the runner opens the arbiter for it (:mod:`net.realtime`),
+takes stamped claims from players and, after their reaction time, from its
+bots, and at the arbiter's deadline applies the winning claim and tells the
+table why it won. While a moment is open, whatever a bot chooses goes through
+the arbiter after its reaction time; while none is, bots act at the table's
+pace, as at a turn-based table.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import asyncio
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from engine.bots import Bot, make_bot
 from engine.core import Event, IllegalAction, visible_events
@@ -34,8 +37,6 @@ from net.realtime import (
     Sync,
     bot_reaction_ns,
     claim_problem,
-    is_realtime,
-    reveal_of,
 )
 from net.tables import Table, TableError
 
@@ -50,6 +51,10 @@ class Peer(Protocol):
 
     name: str
 
+    @property
+    def clock(self) -> LagSource | None:
+        """The connection's clock estimate (``None``: not measured)."""
+
     def send(self, message: Message, frame: bytes | None = None) -> None: ...
 
     def encode(self, message: Message) -> bytes: ...
@@ -60,8 +65,7 @@ class Peer(Protocol):
 
 def lag_of(peer: Peer) -> LagSource:
     """A peer's lag figures for the arbiter: its clock estimate, if it has one."""
-    clock = getattr(peer, "clock", None)
-    return UNMEASURED if clock is None else clock
+    return UNMEASURED if peer.clock is None else peer.clock
 
 
 @dataclass(eq=False)
@@ -102,7 +106,6 @@ class TableRunner:
         self._tick_handle: asyncio.TimerHandle | None = None
         self._takeover_task = self._loop.create_task(self._watch_takeovers())
         self._announced_end = self.table.outcome is not None
-        self._realtime: bool | None = None
         self._decide_handle: asyncio.TimerHandle | None = None
         self._bot_claims: dict[int, asyncio.TimerHandle | None] = {}
         """Real-time: the bots that already chose for the open reveal (``None``: they pass)."""
@@ -114,10 +117,15 @@ class TableRunner:
 
     @property
     def realtime(self) -> bool:
-        """Whether this table's game is played in real time (known once it has started)."""
-        if self._realtime is None and self.table.started:
-            self._realtime = is_realtime(self.table.view(None))
-        return bool(self._realtime)
+        """Whether this table's game has real-time moments (claims raced for a reveal)."""
+        return self.table.game.realtime
+
+    def open_reveal(self) -> int | None:
+        """The game's real-time moment open now (``None``: none, or not a real-time game)."""
+        state = self.table.state
+        if not self.realtime or state is None or self.table.outcome is not None:
+            return None
+        return self.table.game.reveal(state)
 
     def names(self) -> dict[int, str]:
         return {index: seat.name or f"seat {index}" for index, seat in enumerate(self.table.seats)}
@@ -148,9 +156,6 @@ class TableRunner:
 
     def seat_of(self, peer: Peer) -> int | None:
         return next((a.seat for a in self.attached if a.peer is peer), None)
-
-    def is_attached(self, peer: Peer) -> bool:
-        return any(a.peer is peer for a in self.attached)
 
     # Changes -------------------------------------------------------------------
 
@@ -222,8 +227,8 @@ class TableRunner:
             version=self.table.version,
             view=view,
             events=visible_events(events, seat),
-            reveal=reveal_of(view) if self.realtime and outcome is None else None,
-            outcome=None if outcome is None else outcome.to_data(),
+            reveal=self.open_reveal(),
+            outcome=None if outcome is None else cast(dict[str, Any], outcome.to_data()),
         )
 
     # Timers and bots -----------------------------------------------------------
@@ -244,7 +249,7 @@ class TableRunner:
             self.table.started
             and self.table.outcome is None
             and self.table.bot_seats()
-            and not self.realtime  # real-time bots claim like players: _sync_reveal
+            and self.open_reveal() is None  # while one is open, bots claim: _sync_reveal
         ):
             self._bot_handle = self._loop.call_later(self.bot_delay_s, self._play_bots)
 
@@ -327,9 +332,8 @@ class TableRunner:
         """After a broadcast (sent at ``sent_at_ns``), open or close the arbiter to match."""
         if not self.realtime:
             return
-        reveal = None if self.table.outcome is not None else reveal_of(self.table.view(None))
         now = time.monotonic_ns() if sent_at_ns is None else sent_at_ns
-        result = self.referee.sync(reveal, now, self._claim_seats())
+        result = self.referee.sync(self.open_reveal(), now, self._claim_seats())
         if result in (Sync.OPENED, Sync.CLOSED):
             self._cancel_claims()
         if self.referee.current_reveal is not None:

@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
+from engine.bots import DEFAULT_REACTION_S, RandomBot
+from engine.core import Rng
 from net.arbiter import NO_LAG, Arbiter, RefusalReason, Refused, SeatLag
 from net.clock import ClockEstimate
 from net.messages import Act, Join, Pong
 from net.netbot import play_seat
 from net.realtime import (
-    DEFAULT_BOT_REACTION_S,
     STAMPS_NEEDED,
     UNMEASURED,
     Referee,
@@ -165,14 +166,21 @@ async def test_pongs_with_the_client_clock_give_the_host_its_offset(tmp_path: Pa
         await raw.close()
 
 
-class SlowBot:
-    reaction_s = 0.5
+class SlowBot(RandomBot):
+    def __init__(self, reaction_s: float = 0.5) -> None:
+        super().__init__(Rng.from_seed(0))
+        self.reaction_s = reaction_s
 
 
 def test_bot_reactions_follow_the_bot_and_never_drop_below_the_human_bound() -> None:
     assert bot_reaction_ns(SlowBot(), 1.0, 80 * MS) == 500 * MS
-    assert bot_reaction_ns(object(), 1.0, 80 * MS) == round(DEFAULT_BOT_REACTION_S * 1e9)
     assert bot_reaction_ns(SlowBot(), 0.1, 80 * MS) == 90 * MS
+
+
+def test_a_bot_reaction_that_makes_no_sense_gets_the_default() -> None:
+    default = round(DEFAULT_REACTION_S * 1e9)
+    for nonsense in (-1.0, float("nan"), float("inf"), 1e9):
+        assert bot_reaction_ns(SlowBot(nonsense), 1.0, 80 * MS) == default
 
 
 def test_the_referee_uses_the_arbiter_it_is_given() -> None:
