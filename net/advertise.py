@@ -5,6 +5,10 @@ The glue between the host (which knows its tables) and
 updates the advertised tables; the advertiser coalesces bursts of changes.
 Registration takes about a second (name probing), so it runs alongside the
 host, which is already accepting connections by address.
+
+:func:`advertised_tables` is the one rule for what a host advertises, used
+by ``clowder host`` (:func:`advertise_host`) and by the host a player's own
+Clowder runs (:class:`tui.hosting.EmbeddedHost`).
 """
 
 from __future__ import annotations
@@ -17,8 +21,14 @@ from net.host import Host
 from net.messages import PROTOCOL_VERSION
 
 
-def table_summaries(host: Host) -> list[TableSummary]:
-    """The host's unfinished tables, as discovery advertises them."""
+def advertised_tables(host: Host) -> list[TableSummary]:
+    """What the LAN hears about ``host``'s tables: every table not over yet, with its free seats.
+
+    A table waiting for players and a table being played are both counted
+    (TXT ``tables``); only a waiting table has free seats, and those tables
+    are the ones listed to join (TXT ``free``, see :func:`net.discovery.encode_txt`).
+    A finished table is not advertised at all.
+    """
     return [
         TableSummary(runner.table.id, runner.table.game.name, runner.table.free_seats)
         for runner in host.runners.values()
@@ -34,13 +44,13 @@ async def advertise_host(host: Host, log: Callable[[str], None] = print) -> Adve
         name=host.name,
         bind=host.bind,
         games=registry.names(),
-        tables=table_summaries(host),
+        tables=advertised_tables(host),
     )
     try:
         await advertiser.start()
     except (DiscoveryError, OSError) as error:
         log(f"Not advertised on the LAN ({error}); players can still join by address")
         return None
-    host.on_tables_changed = lambda: advertiser.update(tables=table_summaries(host))
+    host.on_tables_changed = lambda: advertiser.update(tables=advertised_tables(host))
     log(f"Advertised on the LAN as {advertiser.instance!r} ({', '.join(advertiser.addresses)})")
     return advertiser

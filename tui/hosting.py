@@ -13,7 +13,9 @@ import asyncio
 import contextlib
 from collections import deque
 
-from net.discovery import Advertiser, DiscoveryError, TableSummary
+from engine import registry
+from net.advertise import advertised_tables
+from net.discovery import Advertiser, DiscoveryError
 from net.host import DEFAULT_PORT, Host
 from net.messages import PROTOCOL_VERSION
 from net.runner import BOT_DELAY_S
@@ -93,38 +95,25 @@ class EmbeddedHost:
                 protocol_version=PROTOCOL_VERSION,
                 name=self.host.name,
                 bind=self.bind,
-                games=self._games(),
+                games=registry.names(),
+                tables=advertised_tables(self.host),
             )
             self.host.on_tables_changed = self._tables_changed
             self._advertising = asyncio.get_running_loop().create_task(self._advertise())
-
-    @staticmethod
-    def _games() -> list[str]:
-        from engine import registry
-
-        return registry.names()
 
     async def _advertise(self) -> None:
         assert self.advertiser is not None
         try:
             await self.advertiser.start()
-        except DiscoveryError as error:
+        except (DiscoveryError, OSError) as error:
             self.note = str(error)
             self.advertiser = None
             return
         self._tables_changed()
 
-    def open_tables(self) -> list[TableSummary]:
-        """The tables with free seats, as the TXT record lists them."""
-        return [
-            TableSummary(summary["id"], summary["game"], summary["free"])
-            for summary in self.host.table_summaries()
-            if summary["free"] > 0 and summary["status"] == "waiting"
-        ]
-
     def _tables_changed(self) -> None:
         if self.advertiser is not None and self.advertiser.running:
-            self.advertiser.update(tables=self.open_tables())
+            self.advertiser.update(tables=advertised_tables(self.host))
 
     async def close(self) -> None:
         """Say goodbye on the LAN, then stop the host."""
