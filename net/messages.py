@@ -33,6 +33,9 @@ PROTOCOL_VERSION: Final = 1
 SUPPORTED_VERSIONS: Final = frozenset({PROTOCOL_VERSION})
 """Versions a host accepts in ``hello``."""
 
+MAX_ERROR_TEXT: Final = 1000
+"""The longest ``error.message``, in characters; longer sentences are cut to fit before sending."""
+
 INT64_MIN: Final = -(1 << 63)
 INT64_MAX: Final = (1 << 63) - 1
 
@@ -409,7 +412,7 @@ class Error(Message):
     """Something the client sent was refused; ``code`` is stable, ``message`` is for people."""
 
     code: Annotated[str, Text(1, 64)]
-    message: Annotated[str, Text(1, 1000)]
+    message: Annotated[str, Text(1, MAX_ERROR_TEXT)]
     ref: Ref | None = None
     about: Annotated[str, Text(1, 64)] | None = None
 

@@ -89,6 +89,7 @@ from net.framing import (
 )
 from net.messages import (
     ERRORS,
+    MAX_ERROR_TEXT,
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
     Error,
@@ -316,10 +317,6 @@ class _Protocol(ABC):
     def _reply_error(self, code: str, text: str, about: str | None, ref: int | None) -> None:
         """Send the peer an ``error`` (the host does; a client never does)."""
         return
-
-
-MAX_ERROR_TEXT = 1000
-"""An error's sentence is cut to this many characters (the catalog's bound)."""
 
 
 def _error(code: str, text: str, ref: int | None, about: str | None) -> Error:

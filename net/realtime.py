@@ -53,6 +53,7 @@ from net.arbiter import (
     SeatLag,
     format_ms,
 )
+from net.messages import MAX_ERROR_TEXT
 
 MAX_BOT_REACTION_S = 60.0
 """A bot reaction above this is a bot bug; the default is used instead."""
@@ -62,9 +63,6 @@ BOT_REACTION_MARGIN_NS = 10_000_000
 
 UNMEASURED = SeatLag(rtt_ns=None, jitter_ns=None)
 """The lag of a peer that has no clock estimate: the arbiter grants it the cap."""
-
-MAX_TEXT = 1000
-"""The longest ``error.message`` the protocol allows."""
 
 STAMPS_NEEDED = (
     "A grab needs its drawn/acted stamps: send 'reveal', 'drawn_ns' and 'acted_ns' "
@@ -113,7 +111,7 @@ def bot_reaction_ns(bot: Bot, scale: float, min_reaction_ns: int) -> int:
 
 
 def _cut(text: str) -> str:
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+    return text if len(text) <= MAX_ERROR_TEXT else text[: MAX_ERROR_TEXT - 1] + "…"
 
 
 class Sync(enum.Enum):

@@ -28,6 +28,7 @@ from net.framing import (
 from net.messages import (
     CATALOG,
     ERRORS,
+    MAX_ERROR_TEXT,
     PROTOCOL_VERSION,
     Act,
     Created,
@@ -584,7 +585,7 @@ def test_send_error_uses_the_table_of_codes() -> None:
     }
     host.send_error("illegal_action", "Meow. " * 500)  # a long sentence is shortened
     sent = error_sent(host)
-    assert len(sent["message"]) == 1000 and sent["message"].endswith("...")
+    assert len(sent["message"]) == MAX_ERROR_TEXT and sent["message"].endswith("...")
     with pytest.raises(SendError, match="not an error code"):
         host.send_error("oops", "No")
     host.send_error("host_shutdown", "The host is shutting down")
