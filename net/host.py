@@ -74,9 +74,6 @@ pace only (a client that never answers is not pinged five times a second forever
 MAX_WRITE_BUFFER = 4 * 1024 * 1024
 """A peer that lets this much pile up unread is dropped: one slow client cannot grow the host."""
 
-TABLE_OPTIONS = {"takeover"}
-"""Options of the table itself rather than the game (seconds before a bot covers; 0: never)."""
-
 
 class Connection:
     """One client connection: its protocol object, socket writer and where it sits."""

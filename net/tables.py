@@ -16,7 +16,7 @@ from __future__ import annotations
 import hmac
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
@@ -88,7 +88,6 @@ class Table:
     """Counts journaled changes only, so a restored table has the version it had."""
     created_by: str | None = None
     spectators: int = 0
-    last_events: list[Event] = field(default_factory=list)
 
     # Queries -----------------------------------------------------------------
 
@@ -241,7 +240,6 @@ class Table:
         self.journal({"r": "act", "seat": seat, "action": dict(action), "now": now})
         self.state = new_state
         self.version += 1
-        self.last_events = events
         return events
 
     def tick(self, now: float) -> list[Event]:
@@ -253,7 +251,6 @@ class Table:
             self.journal({"r": "tick", "now": now})
             self.state = new_state
             self.version += 1
-            self.last_events = events
         return events
 
 
@@ -370,14 +367,4 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
         if info.human:
             info.connected, info.dropped_at = False, now
     table.journal = journal
-    table.last_events = []
     return table
-
-
-def table_clock_start(records: Iterable[Mapping[str, Any]]) -> float:
-    """The table time a restored table resumes from: its last journaled ``now``."""
-    last = 0.0
-    for record in records:
-        if record.get("r") in ("act", "tick"):
-            last = float(record["now"])
-    return last
