@@ -8,7 +8,15 @@ power cut as well would need an fsync per record; ``durable=True`` does it.)
 
 A host killed in the middle of a write leaves a partial last record; reading
 stops cleanly before it and the file is cut back to the last whole record.
-Seat tokens are stored here, so the directory is made private (0700).
+Anything else that is not a stream of maps (garbage, a record that is not a
+map) is a :class:`JournalError`; nothing is cut then.
+
+Records have no size limit of their own, and a journal is read whole into
+memory: each record is one seat change or one accepted action, already
+bounded by the protocol's frame limit when it arrived (see
+:mod:`net.framing`), so a journal grows with the game, not with what a
+client sends. Seat tokens are stored here, so the directory is made private
+(0700).
 """
 
 from __future__ import annotations
@@ -20,9 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-
-MAX_RECORD_BYTES = 1 << 20
-"""A record bigger than this is refused on read (a journal is never that big per entry)."""
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
