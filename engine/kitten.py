@@ -47,6 +47,7 @@ Secrecy
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -206,7 +207,10 @@ class Kitten(Game[KittenState]):
         DECK_OPTION,
     )
     assumptions = ASSUMPTIONS
-    bots = (("kitten", "engine.bots.kitten:KittenBot"),)
+    bots = (
+        ("kitten", "engine.bots.kitten:KittenBot"),
+        ("plain", "engine.bots.kitten:PlainKittenBot"),
+    )
 
     # Setup --------------------------------------------------------------------
 
@@ -713,35 +717,38 @@ class Kitten(Game[KittenState]):
         """
         secret = [code for other, hand in enumerate(state.hands) if other != seat for code in hand]
         secret.extend(state.deck)
-        seen = _strings(self._view(state, seat))
+        seen: set[str] = set()
+        if seat is not None:
+            seen.update(state.hands[seat])
+        for entry in state.played:
+            seen.update(_codes(self._played_view(entry, seat)))
+        if state.last_reveal is not None:
+            seen.update(_codes(state.last_reveal))
         texts = []
         for event in state.log:
             if event.visible_to(seat):
-                seen |= _strings(dict(event.data))
+                seen.update(_codes(event.data))
                 texts.append(event.text)
         text = "\n".join(texts)
         found: dict[str, str] = {}
         for code in secret:
-            name = card_name(code)
-            if code not in seen and name not in text:
-                found[code] = name
+            if code not in seen:
+                name = card_name(code)
+                if name not in text:
+                    found[code] = name
         return found
 
 
-def _strings(value: Any) -> set[str]:
-    """Every string inside plain data (keys and values)."""
-    found: set[str] = set()
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            found.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, list | tuple):
-            stack.extend(item)
-    return found
+def _codes(data: Mapping[str, Any]) -> list[str]:
+    """The card codes a view entry, event or reveal carries (where this module puts them)."""
+    codes: list[str] = []
+    for key in ("card", "flipped"):
+        if isinstance(data.get(key), str):
+            codes.append(data[key])
+    codes.extend(data.get("cards") or ())
+    for hand in data.get("hands") or ():
+        codes.extend(hand["cards"])
+    return codes
 
 
 GAME = Kitten()
