@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from engine import bots as engine_bots
 from engine import registry
 from engine.bots import default_bot
 from engine.selfplay import play_game
@@ -96,8 +95,9 @@ def test_net_never_imports_tui() -> None:
 
 
 def test_registered_games_and_bots_live_in_the_engine() -> None:
-    targets = list(registry._GAMES.values())
-    targets += [target for bots in engine_bots._BOTS.values() for target in bots.values()]
+    games = [registry.get(name) for name in registry.names()]
+    targets = [type(game).__module__ for game in games]
+    targets += [target for game in games for _, target in game.bots]
     assert targets
     assert [target for target in targets if not target.startswith("engine.")] == []
 

@@ -71,8 +71,7 @@ def _check_invariants(state: BlackCatState, events: list[Event]) -> None:
                 assert shown["explain"] == score.explain()
                 taken = None if not state.deck else score_pile([*pile, state.deck[0]], **variants)
                 assert shown["if_taken"] == (None if taken is None else taken.total - score.total)
-            expected = [score.to_data() for score in expected]
-            assert view["scores"][who] == sum(pile["score"] for pile in expected)
+            assert view["scores"][who] == sum(score.to_data()["score"] for score in expected)
         assert (view["outcome"] is not None) == over
         assert (view["legal"] == []) == (over or seat is None)
 

@@ -41,7 +41,7 @@ def test_bot_only_ever_chooses_a_legal_action() -> None:
             break
         view = GAME.view(state, state.turn)
         action = bot.choose(view)
-        assert action in view["legal"]
+        assert action is not None and action in view["legal"]
         state = GAME.apply(state, state.turn, action, 0.0)[0]
 
 

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from net.client import ConnectionState
-from net.messages import Presence, View
+from net.messages import Message, Presence, View
 from net.netbot import react
 
 
@@ -24,15 +24,20 @@ def client() -> Any:
     return SimpleNamespace(incoming=asyncio.Queue())
 
 
+def held_messages() -> list[Message | ConnectionState]:
+    """Where :func:`react` keeps what arrived while it reacted, for the bot."""
+    return []
+
+
 async def test_a_reaction_runs_its_full_time_when_nothing_changes() -> None:
-    bot, held = client(), []
+    bot, held = client(), held_messages()
     started = time.monotonic()
     assert await react(bot, "t1", 3, 0.05, held) is True
     assert time.monotonic() - started >= 0.05 and held == []
 
 
 async def test_a_newer_card_ends_the_reaction_at_once_and_is_kept_for_the_bot() -> None:
-    bot, held = client(), []
+    bot, held = client(), held_messages()
     newer = view(4)
     asyncio.get_running_loop().call_later(0.01, bot.incoming.put_nowait, newer)
     started = time.monotonic()
@@ -42,7 +47,7 @@ async def test_a_newer_card_ends_the_reaction_at_once_and_is_kept_for_the_bot() 
 
 
 async def test_other_messages_do_not_interrupt_but_are_kept() -> None:
-    bot, held = client(), []
+    bot, held = client(), held_messages()
     other_table = view(9, table="t2")
     presence = Presence(table="t1", seats=[])
     for message in (other_table, presence, view(3)):
@@ -52,6 +57,6 @@ async def test_other_messages_do_not_interrupt_but_are_kept() -> None:
 
 
 async def test_a_dropped_link_ends_the_reaction() -> None:
-    bot, held = client(), []
+    bot, held = client(), held_messages()
     bot.incoming.put_nowait(ConnectionState(False, "lost"))
     assert await react(bot, "t1", 3, 5.0, held) is False

@@ -204,6 +204,7 @@ async def key_play(count: int, config_dir: Path) -> list[float]:
                         await pilot.pause(0.001)
                     continue
                 hand = view["hand"]
+                assert hand is not None
                 card = next(c for c in hand if c not in view["unplayable"] and c != STARTING)
                 await pilot.press(str(hand.index(card) + 1))
                 await pilot.pause()
@@ -250,8 +251,9 @@ async def blackcat_grabs(count: int, config_dir: Path) -> tuple[list[float], lis
                 assert view is not None
                 if view["phase"] != "play":
                     break
-                reveal = view["reveal"]
-                if reveal == seen:
+                reveal, seat = view["reveal"], view["seat"]
+                assert seat is not None
+                if reveal is None or reveal == seen:
                     await pilot.pause(0.001)
                     continue
                 seen = reveal
@@ -262,14 +264,14 @@ async def blackcat_grabs(count: int, config_dir: Path) -> tuple[list[float], lis
                 drawn = table._drawn.get(reveal)
                 if arrival is not None and drawn is not None:
                     stamps.append((drawn - arrival) / 1e6)
-                mine = len(view["piles"][view["seat"]][0]["cards"])
+                mine = len(view["piles"][seat][0]["cards"])
                 started = time.perf_counter()
                 await pilot.press("1")
                 while table.view is view:
                     await pilot.pause(0.0005)
                 await pilot.pause()
                 now = table.view
-                if now is not None and len(now["piles"][now["seat"]][0]["cards"]) > mine:
+                if now is not None and len(now["piles"][seat][0]["cards"]) > mine:
                     grabs.append((time.perf_counter() - started) * 1000)
     return grabs, stamps
 

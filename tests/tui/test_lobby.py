@@ -72,7 +72,7 @@ def lobby_app(tmp_path: Path, source: FakeDiscovery | None) -> ClowderApp:
     return ClowderApp(
         name="Ann",
         config_dir=tmp_path,
-        discovery=(lambda: source) if source is not None else None,  # type: ignore[arg-type,return-value]
+        discovery=(lambda: source) if source is not None else None,
         host_bind="127.0.0.1",
         advertise=False,
         bot_delay_s=0.0,

@@ -102,7 +102,8 @@ def test_the_lobby_dialog_join_and_bot_share_one_parser() -> None:
     from tui.commands import bot, join
     from tui.screens import dialogs
 
-    assert dialogs.parse_address is join.parse_address is bot.parse_address is parse_address
+    users = [vars(module)["parse_address"] for module in (dialogs, join, bot)]
+    assert users == [parse_address] * 3
 
 
 @pytest.mark.parametrize(("text", "message"), BAD_ADDRESSES)

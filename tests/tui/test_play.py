@@ -57,6 +57,7 @@ async def play_one_key_turn(pilot: Pilot[Any], table: CatchyTable) -> None:
         await pilot.press("s", "1")
         return
     hand = view["hand"]
+    assert hand is not None
     playable = [card for card in hand if card not in view["unplayable"] and card != STARTING]
     await pilot.press(str(hand.index(playable[0]) + 1), "enter")
 
@@ -111,6 +112,7 @@ async def test_an_illegal_card_is_refused_with_the_reason(tmp_path: Path) -> Non
         else:
             raise AssertionError("never had to follow a colour with a card that may not")
         card, reason = next(iter(view["unplayable"].items()))
+        assert view["hand"] is not None
         await pilot.press(str(view["hand"].index(card) + 1), "enter")
         await pilot.pause()
         prompt = table.query_one("#prompt")

@@ -101,7 +101,8 @@ async def test_r_opens_the_rules_with_the_assumptions() -> None:
         assert isinstance(app.screen, RulesScreen)
         assert "colourless 3" in app.screen.page
         await pilot.press("escape")
-        assert app.screen is app.table
+        shown: object = app.screen  # not the RulesScreen it was narrowed to above
+        assert shown is app.table
 
 
 def test_cards_read_without_colour() -> None:

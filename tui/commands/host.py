@@ -25,6 +25,7 @@ from tui.commands.reaction import add_bot_reaction, reaction_scale
 from tui.commands.tablespec import TableSpec, parse_table_spec
 
 if TYPE_CHECKING:
+    from net.discovery import Advertiser
     from net.host import Host
 
 KEEP_OPEN_CHECK_S = 1.0
@@ -154,7 +155,7 @@ def keep_open(host: Host, specs: list[TableSpec]) -> None:
             log(f"cannot open table {spec.game}: {error}")
 
 
-async def start_advertiser(host: object) -> object:
+async def start_advertiser(host: Host) -> Advertiser | None:
     from net.advertise import advertise_host
 
     return await advertise_host(host, log=log)
