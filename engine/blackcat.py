@@ -35,12 +35,13 @@ rest of the deck is never shown, only how many cards it has. See
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from engine.blackcat_scoring import PileScore, card_label, full_deck, score_pile
 from engine.core import (
     DECK_OPTION,
     Action,
+    BaseView,
     Event,
     Game,
     GameState,
@@ -148,6 +149,33 @@ VARIANT_OPTIONS = (
         kind=bool,
     ),
 )
+
+
+class PileView(TypedDict):
+    """One kitty pile in a :class:`BlackCatView` (:meth:`PileScore.to_data` and more)."""
+
+    cards: list[str]
+    score: int
+    cats: list[dict[str, Any]]
+    queens: list[dict[str, Any]]
+    counts: dict[str, int]
+    explain: str
+    """The scoring's own explanation of the pile."""
+    if_taken: int | None
+    """What taking the top card onto this pile would change its score by (``None``: no top card)."""
+
+
+class BlackCatView(BaseView):
+    """A Black Cat view: the common keys and those :meth:`BlackCat._view` adds."""
+
+    top: str | None
+    deck_left: int
+    deck_size: int
+    piles: list[list[PileView]]
+    last: dict[str, Any] | None
+    called_by: Seat | None
+    ended: str | None
+    variants: dict[str, bool]
 
 
 class BlackCat(Game[BlackCatState]):

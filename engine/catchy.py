@@ -42,6 +42,7 @@ from typing import Any
 from engine.core import (
     DECK_OPTION,
     Action,
+    BaseView,
     Event,
     Game,
     GameState,
@@ -194,6 +195,25 @@ class CatchyState(GameState):
     scores: list[int]
     last_round: dict[str, Any] | None = None
     winners: list[Seat] | None = None
+
+
+class CatchyView(BaseView):
+    """A Catchy! view: the common keys and those :meth:`Catchy._view` adds."""
+
+    round: int
+    turn: Seat | None
+    leader: Seat
+    starter: Seat
+    hand: list[str] | None
+    hand_counts: list[int]
+    course: list[str]
+    cat: dict[str, Any]
+    trick: list[str]
+    tricks: list[dict[str, Any]]
+    tricks_per_round: int
+    target: int
+    last_round: dict[str, Any] | None
+    unplayable: dict[str, str]
 
 
 class Catchy(Game[CatchyState]):

@@ -68,7 +68,7 @@ class AtTable:
 
     client: Client
     table: str
-    screen: TableScreen
+    screen: TableScreen[Any]
 
 
 def host_summary(event_host: Any) -> str:

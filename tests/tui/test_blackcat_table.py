@@ -7,12 +7,13 @@ from typing import Any, ClassVar
 
 from textual import events
 
+from engine.blackcat import PileView
 from tests.tui.harness import BLACKCAT_PLAYERS, TableHarness, blackcat_view
-from tui.games.blackcat import BlackCatTable, card_marks, fitting, gain, pile_rows
-from tui.games.blackcat_grabs import Grab, Ruling
+from tui.games.blackcat import BlackCatTable, card_marks, fitting, pile_rows
 from tui.screens.info import InfoScreen
 from tui.widgets.log import GameLog
 from tui.widgets.prompt import PromptLine
+from tui.widgets.rulings import Award, Ruling
 
 SIZE = (80, 24)
 # Grabs from the fixed deck 8S 2C 3S TD 2H ...: Ann 8S->1, Bea 2C->1, Ann 3S->2, Bea TD->2.
@@ -175,12 +176,23 @@ async def test_the_results_say_who_won_how_it_ended_and_each_pile() -> None:
 
 
 def test_long_piles_show_their_newest_cards_and_count_the_rest() -> None:
-    pile = {"cards": ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S"], "cats": []}
+    pile: PileView = {
+        "cards": ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S"],
+        "score": 0,
+        "cats": [],
+        "queens": [],
+        "counts": {},
+        "explain": "",
+        "if_taken": None,
+    }
     assert fitting(8, 20) == 4
     cards, _ = pile_rows(pile, 20)
     assert str(cards).split() == ["+4", "5♠", "6♠", "7♠", "8♠"]
-    assert gain({"cards": ["8S"], "score": 0}, "2H", {}) == 3
-    assert gain({"cards": [], "score": 0}, None, {}) is None
+
+
+def test_what_a_card_would_add_comes_from_the_view() -> None:
+    view = blackcat_view(FOUR)  # 2♥ on top; Ann's piles hold 8♠ and 3♠
+    assert [pile["if_taken"] for pile in view["piles"][0]] == [3, 0]
 
 
 async def test_a_card_nobody_takes_brings_a_hint_to_grab_or_call() -> None:
@@ -190,8 +202,8 @@ async def test_a_card_nobody_takes_brings_a_hint_to_grab_or_call() -> None:
         assert isinstance(table, BlackCatTable)
         prompt = table.query_one(PromptLine)
         assert "Nobody wants" not in text_of(prompt)
-        reveal, _ = table._top_since
-        table._top_since = (reveal, time.monotonic() - 60)
+        reveal, _ = table._open_since
+        table._open_since = (reveal, time.monotonic() - 60)
         table._check_stall()
         await pilot.pause()
         assert "Nobody wants 2♥? Grab it (1 or 2), or c c calls the end" in text_of(prompt)
@@ -201,7 +213,7 @@ def test_the_results_name_the_closest_contest_without_a_negative_margin() -> Non
     table = BlackCatTable()
     tie = Ruling(5, 1, 2, 2, -1_900_000, True, "")
     clear = Ruling(6, 0, 2, 1, 40_000_000, False, "")
-    table.history.grabs = [Grab(5, 1, "2H", 0, tie), Grab(6, 0, "5C", 1, clear)]
+    table.history.awards = [Award(5, 1, "2♥", tie, "pile 1"), Award(6, 0, "5♣", clear, "pile 2")]
     over = dict(blackcat_view(FOUR))
     over.update(phase="over", ended="deck", outcome={"scores": [0, 1], "winners": [1]})
     lines = table.results_lines(over)

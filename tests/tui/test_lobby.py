@@ -162,6 +162,8 @@ async def test_create_a_table_hosted_by_this_process(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         lobby = lobby_of(app)
         dialog = await create_dialog(pilot, app)
+        dialog.query_one("#game", Select).value = "catchy"
+        await until(pilot, lambda: bool(dialog.query("#option-target")), "the Catchy! options")
         target = dialog.query_one("#option-target", Input)
         target.value = "5"
         await pilot.press("ctrl+s")

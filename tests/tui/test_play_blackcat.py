@@ -73,9 +73,9 @@ async def test_grabs_by_keys_are_ruled_by_the_host_then_calling_ends_the_game(
         view = await next_card(pilot, table, seen)
         mine = sum(len(pile["cards"]) for pile in view["piles"][view["seat"]])
         assert mine >= 1, "every grab was refused or lost"
-        assert table.history.grabs, "no ruling reached the screen"
-        assert all(grab.ruling is not None for grab in table.history.grabs)
-        won = [grab for grab in table.history.grabs if grab.seat == view["seat"]]
+        assert table.history.awards, "no ruling reached the screen"
+        assert all(award.ruling is not None for award in table.history.awards)
+        won = [award for award in table.history.awards if award.seat == view["seat"]]
         assert len(won) == mine
         assert sum("→ you" in line for line in table.history.lines) == mine
         await pilot.press("c", "c")

@@ -1,36 +1,76 @@
-"""Each game's table screen, by the engine's game name.
+"""Each game's table screen, found by the engine's game name.
 
-A game without a screen here can still be listed and created in the lobby;
-joining it says that this client cannot show it yet.
+Nothing here lists the games. Every module of this package that defines a
+:class:`~tui.screens.table.TableScreen` subclass with its own ``game``
+(``game = "catchy"``) holds that game's screen; adding a screen is adding
+its module. The package is scanned once, on first use, as
+:mod:`engine.registry` scans the engine.
+
+A registered game without a screen of its own is drawn by the generic table
+(:mod:`tui.screens.generic`): its view's fields and its legal actions as a
+menu, so a new game can be played before its screen is polished. Only a game
+this Clowder's engine does not know (a newer host's) cannot be shown.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from typing import Any
 
+from engine import registry
 from tui.screens.table import TableScreen
 
-_SCREENS: dict[str, str] = {
-    "catchy": "tui.games.catchy:CatchyTable",
-    "blackcat": "tui.games.blackcat:BlackCatTable",
-}
+_SCREENS: dict[str, type[TableScreen[Any]]] = {}
+"""game name -> its own screen, filled by :func:`_scan`."""
+
+_scanned = False
 
 
 class NoScreen(LookupError):
-    """This client has no table screen for a game."""
+    """This client cannot show a game's tables (its engine does not know the game)."""
+
+
+def _scan() -> dict[str, type[TableScreen[Any]]]:
+    global _scanned  # noqa: PLW0603 - a process-wide cache, like engine.registry's
+    if not _scanned:
+        for info in pkgutil.iter_modules(__path__):
+            module = importlib.import_module(f"{__name__}.{info.name}")
+            for value in vars(module).values():
+                if (
+                    isinstance(value, type)
+                    and issubclass(value, TableScreen)
+                    and value.__module__ == module.__name__
+                    and vars(value).get("game")
+                ):
+                    other = _SCREENS.setdefault(value.game, value)
+                    if other is not value:
+                        raise TypeError(
+                            f"Two screens for {value.game!r}: {other.__qualname__} "
+                            f"and {value.__qualname__}"
+                        )
+        _scanned = True
+    return _SCREENS
+
+
+def own_screens() -> dict[str, type[TableScreen[Any]]]:
+    """The games that have a screen of their own, and those screens."""
+    return dict(_scan())
 
 
 def has_screen(game: str) -> bool:
-    return game in _SCREENS
+    """Whether this Clowder can show ``game``'s tables (its own screen or the generic table)."""
+    return game in _scan() or game in registry.names()
 
 
-def screen_class(game: str) -> type[TableScreen]:
-    """The :class:`TableScreen` subclass that draws ``game``."""
-    target = _SCREENS.get(game)
-    if target is None:
-        raise NoScreen(
-            f"This Clowder cannot show {game!r} tables yet (it shows: {', '.join(_SCREENS)})"
-        )
-    module_name, attribute = target.split(":")
-    screen: type[TableScreen] = getattr(importlib.import_module(module_name), attribute)
-    return screen
+def screen_class(game: str) -> type[TableScreen[Any]]:
+    """The :class:`TableScreen` subclass that draws ``game`` (the generic table if it has none)."""
+    screen = _scan().get(game)
+    if screen is not None:
+        return screen
+    if game not in registry.names():
+        known = ", ".join(registry.names())
+        raise NoScreen(f"This Clowder does not know {game!r} tables (it knows: {known})")
+    from tui.screens.generic import generic_table
+
+    return generic_table(game)

@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from engine.catchy import ASSUMPTIONS, JOKER, STARTING, card_name, number
+from engine.catchy import JOKER, STARTING, CatchyView, card_name, number
 from tui.screens.table import TCSS_DIR, TableScreen
 from tui.widgets.cards import CardFace, blank_lines, card_lines, compact_backs, row
 from tui.widgets.hand import Hand
@@ -76,19 +76,19 @@ def face(card: str) -> CardFace:
     return CardFace(f"{card[0]} {card[1]}", mark, FACE_STYLES.get(card[0], "bold"), card_name(card))
 
 
-def others(view: dict[str, Any]) -> int:
+def others(view: CatchyView) -> int:
     """The seat across the table from this view's seat (seat 1 for spectators)."""
-    seat = view.get("seat")
+    seat = view["seat"]
     return 1 if seat is None else 1 - int(seat)
 
 
-def who(view: dict[str, Any], seat: int | None) -> str:
+def who(view: CatchyView, seat: int | None) -> str:
     """A seat's name, or ``you``."""
     if seat is None:
         return "nobody"
-    if seat == view.get("seat"):
+    if seat == view["seat"]:
         return "you"
-    players = view.get("players") or []
+    players = view["players"]
     return str(players[seat]) if seat < len(players) else f"seat {seat + 1}"
 
 
@@ -99,7 +99,7 @@ class CourseTrack(Widget):
     CourseTrack { height: 4; }
     """
 
-    view: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    view: reactive[CatchyView | None] = reactive(None, always_update=True)
     swapping: reactive[bool] = reactive(False)
 
     def render(self) -> Text:
@@ -107,16 +107,16 @@ class CourseTrack(Widget):
         if view is None:
             return Text("")
         out = Text("Course ", style="bold")
-        for index, card in enumerate(view.get("course") or []):
+        for index, card in enumerate(view["course"]):
             style = "bold bright_white on blue" if card == "?" else "bold black on white"
             if self.swapping:
                 style = "bold black on bright_yellow"
             out.append(f"[{index + 1}:{'ST' if card == STARTING else '??'}]", style=style)
             out.append(" ")
-        cat = view.get("cat") or {}
+        cat = view["cat"]
         side = str(cat.get("side", "red"))
         out.append(f"  cat: {side.upper()} side up", style=MOOD_STYLES.get(side, "bold"))
-        left_seat = view.get("seat") or 0
+        left_seat = view["seat"] or 0
         right_seat = 1 - left_seat
         arms = int(cat.get("arms", 3))
         position = int(cat.get("position", 0))
@@ -145,7 +145,7 @@ class CourseTrack(Widget):
             toward = 0 if position < 0 else 1
             place_word = "in" if steps >= arms else f"{steps} step{'s' if steps > 1 else ''} toward"
             where = f"the cat is {place_word} {who(view, toward)}".replace("in you", "in your arms")
-            if steps >= arms and toward != view.get("seat"):
+            if steps >= arms and toward != view["seat"]:
                 where += "'s arms"
         out.append("\n" + where, style="bright_black")
         return out
@@ -158,18 +158,18 @@ class TrickArea(Widget):
     TrickArea { height: 5; }
     """
 
-    view: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
+    view: reactive[CatchyView | None] = reactive(None, always_update=True)
 
     def render(self) -> Text:
         view = self.view
         if view is None:
             return Text("")
-        trick = list(view.get("trick") or [])
-        tricks = list(view.get("tricks") or [])
+        trick = view["trick"]
+        tricks = view["tricks"]
         done = len(tricks)
-        total = view.get("tricks_per_round", 7)
+        total = view["tricks_per_round"]
         if trick or not tricks:
-            leader = view.get("leader")
+            leader = view["leader"]
             title = Text(f"Trick {min(done + 1, total)} of {total}", style="bold")
             if trick:
                 title.append(f" · {who(view, leader)} led".replace("you led", "you led"))
@@ -211,7 +211,7 @@ def wrap(text: str, width: int) -> list[str]:
     return lines
 
 
-def trick_summary(view: dict[str, Any], trick: dict[str, Any]) -> str:
+def trick_summary(view: CatchyView, trick: dict[str, Any]) -> str:
     """``Tom won. Both odd: the cat flipped to BLUE and moved toward you.``"""
     parts = []
     winner = trick.get("winner")
@@ -227,13 +227,12 @@ def trick_summary(view: dict[str, Any], trick: dict[str, Any]) -> str:
     return text[0].upper() + text[1:]
 
 
-class CatchyTable(TableScreen):
+class CatchyTable(TableScreen[CatchyView]):
     """The Catchy! table for one seat (or a spectator)."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", TCSS_DIR / "catchy.tcss"]
-    game_title = "Catchy!"
+    game = "catchy"
     rules_text = RULES
-    assumptions = ASSUMPTIONS
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "pick", key_display="←→"),
@@ -265,17 +264,17 @@ class CatchyTable(TableScreen):
 
     # Drawing -------------------------------------------------------------------
 
-    def show(self, view: dict[str, Any]) -> None:
-        seat = view.get("seat")
-        players = list(view.get("players") or [])
+    def show(self, view: CatchyView) -> None:
+        seat = view["seat"]
+        players = view["players"]
         opponent = others(view)
-        turn = view.get("turn")
-        phase = view.get("phase")
-        title = Text(f"Catchy! · Round {view.get('round', 1)}", style="bold")
+        turn = view["turn"]
+        phase = view["phase"]
+        title = Text(f"{self.game_title} · Round {view['round']}", style="bold")
         if seat is None:
             title.append(" · watching", style="bright_black")
         self.query_one("#title", Static).update(title)
-        counts = list(view.get("hand_counts") or [0, 0])
+        counts = view["hand_counts"]
         opponent_line = Text(players[opponent] if opponent < len(players) else "?", style="bold")
         opponent_line.append("  ")
         opponent_line.append_text(compact_backs(counts[opponent] if opponent < len(counts) else 0))
@@ -286,9 +285,9 @@ class CatchyTable(TableScreen):
         self.query_one(CourseTrack).view = view
         self.query_one(TrickArea).view = view
         hand = self.query_one(Hand)
-        own = list(view.get("hand") or [])
+        own = view["hand"] or []
         my_turn = seat is not None and turn == seat
-        unplayable = dict(view.get("unplayable") or {})
+        unplayable = view["unplayable"]
         dimmed = set(unplayable)
         if STARTING in own:
             dimmed.add(STARTING)
@@ -308,26 +307,25 @@ class CatchyTable(TableScreen):
             [
                 ScoreLine(
                     name,
-                    int((view.get("scores") or [0, 0])[index]),
+                    view["scores"][index],
                     you=index == seat,
                     turn=index == turn,
-                    note="leads" if index == view.get("leader") and phase == "play" else "",
+                    note="leads" if index == view["leader"] and phase == "play" else "",
                 )
                 for index, name in enumerate(players)
             ],
-            view.get("target"),
+            view["target"],
         )
         self._show_last_round(view)
-        self.query_one(GameLog).show(list(view.get("log") or []))
+        self.query_one(GameLog).show(view["log"])
         self.query_one(PromptLine).prompt(self.prompt_text(view))
 
-    def _show_last_round(self, view: dict[str, Any]) -> None:
-        last = view.get("last_round")
+    def _show_last_round(self, view: CatchyView) -> None:
+        last = view["last_round"]
         panel = self.query_one("#last-round", Static)
         if not last:
             panel.update(Text("No round finished yet", style="bright_black"))
             return
-        players = list(view.get("players") or [])
         points = last.get("points") or [0, 0]
         gained = ", ".join(
             f"{who(view, index)} +{value}" for index, value in enumerate(points) if value
@@ -337,18 +335,17 @@ class CatchyTable(TableScreen):
         text.append(f"{gained}\ncourse was {course}")
         panel.update(text)
         previous = getattr(self, "_last_round_seen", None)
-        game_over = view.get("outcome") is not None  # the results screen says it all
+        game_over = view["outcome"] is not None  # the results screen says it all
         if previous is not None and previous != last.get("round") and not game_over:
             score = "-".join(str(s) for s in last.get("scores") or [])
             self.notify(f"Round {last.get('round')} over: {gained}. Score {score}.", timeout=4)
         self._last_round_seen = last.get("round")
-        del players
 
-    def prompt_text(self, view: dict[str, Any]) -> str:
+    def prompt_text(self, view: CatchyView) -> str:
         """What the player may do now, in words."""
-        seat = view.get("seat")
-        turn = view.get("turn")
-        phase = view.get("phase")
+        seat = view["seat"]
+        turn = view["turn"]
+        phase = view["phase"]
         if phase == "over":
             return "Game over · r rules · q leaves"
         if seat is None:
@@ -361,13 +358,13 @@ class CatchyTable(TableScreen):
             if self.swapping:
                 return "Swap: which course card, 1, 2 or 3? (escape cancels)"
             return "You hold the Starting card: press 1, 2 or 3 to swap it for that course card"
-        trick = list(view.get("trick") or [])
+        trick = view["trick"]
         if trick:
             led = trick[0]
             if led == JOKER:
                 return "Follow the Joker with any card: ←→/1-7 pick, enter plays"
             colour = card_name(led).split()[0].lower()
-            joker = " (or the Joker)" if JOKER in (view.get("hand") or []) else ""
+            joker = " (or the Joker)" if JOKER in (view["hand"] or []) else ""
             return f"Follow {card_name(led)}: {colour} if you can{joker} · enter plays"
         return "Your lead: ←→ or 1-7 pick a card, enter plays it"
 
@@ -377,9 +374,9 @@ class CatchyTable(TableScreen):
         view = self.view
         return (
             view is not None
-            and view.get("seat") is not None
-            and view.get("turn") == view.get("seat")
-            and view.get("phase") == phase
+            and view["seat"] is not None
+            and view["turn"] == view["seat"]
+            and view["phase"] == phase
         )
 
     def action_move(self, delta: int) -> None:
@@ -387,26 +384,26 @@ class CatchyTable(TableScreen):
 
     def action_number(self, value: int) -> None:
         view = self.view
-        if view is None or view.get("phase") == "waiting":
+        if view is None or view["phase"] == "waiting":
             return
-        if view.get("phase") == "swap" or self.swapping:
+        if view["phase"] == "swap" or self.swapping:
             self.swap(value)
             return
         hand = self.query_one(Hand)
         if value <= len(hand.cards):
             hand.cursor = value - 1
             card = hand.cards[value - 1]
-            reason = (view.get("unplayable") or {}).get(card)
+            reason = view["unplayable"].get(card)
             if reason:
                 self.query_one(PromptLine).refuse(f"{card_name(card)}: {reason}")
 
     def action_swap(self) -> None:
         view = self.view
-        if view is None or view.get("phase") != "swap":
+        if view is None or view["phase"] != "swap":
             self.refused("There is nothing to swap now: the Starting card was swapped")
             return
         if not self._my_turn("swap"):
-            self.refused(f"{who(view, view.get('turn'))} holds the Starting card, not you")
+            self.refused(f"{who(view, view['turn'])} holds the Starting card, not you")
             return
         self.swapping = True
         self.show(view)
@@ -422,9 +419,9 @@ class CatchyTable(TableScreen):
         assert view is not None
         self.swapping = False
         if not self._my_turn("swap"):
-            self.refused(f"{who(view, view.get('turn'))} holds the Starting card, not you")
+            self.refused(f"{who(view, view['turn'])} holds the Starting card, not you")
             return
-        if not 1 <= value <= len(view.get("course") or []):
+        if not 1 <= value <= len(view["course"]):
             self.refused("The course cards are numbered 1, 2 and 3")
             return
         self.act({"type": "swap", "course": value - 1})
@@ -433,7 +430,7 @@ class CatchyTable(TableScreen):
         view = self.view
         hand = self.query_one(Hand)
         card = hand.current
-        if view is None or card is None or view.get("seat") is None:
+        if view is None or card is None or view["seat"] is None:
             return
         self.try_play(card)
 
@@ -444,38 +441,39 @@ class CatchyTable(TableScreen):
         """Play ``card`` if the view says it may be played, else say why not."""
         view = self.view
         assert view is not None
-        phase = view.get("phase")
+        phase = view["phase"]
         if phase == "over":
             self.refused("The game is over")
         elif phase == "swap" and self._my_turn("swap"):
             self.refused("Swap the Starting card first: press 1, 2 or 3 for a course card")
-        elif view.get("turn") != view.get("seat"):
-            self.refused(f"It is {who(view, view.get('turn'))}'s turn")
+        elif view["turn"] != view["seat"]:
+            self.refused(f"It is {who(view, view['turn'])}'s turn")
         elif card == STARTING:
             self.refused("The Starting card is never played")
-        elif card in (view.get("unplayable") or {}):
+        elif card in view["unplayable"]:
             self.refused(f"{card_name(card)}: {view['unplayable'][card]}")
         else:
             self.act({"type": "play", "card": card})
 
-    def results_lines(self, view: dict[str, Any]) -> list[str]:
-        players = list(view.get("players") or [])
-        outcome = view.get("outcome") or {}
-        winners = [players[seat] for seat in outcome.get("winners") or [] if seat < len(players)]
-        scores = outcome.get("scores") or view.get("scores") or []
-        if view.get("seat") is not None and view.get("seat") in (outcome.get("winners") or []):
+    def results_lines(self, view: CatchyView) -> list[str]:
+        players = view["players"]
+        outcome = view["outcome"]
+        seats = [] if outcome is None else outcome["winners"]
+        winners = [players[seat] for seat in seats if seat < len(players)]
+        scores = view["scores"] if outcome is None else outcome["scores"]
+        if view["seat"] is not None and view["seat"] in seats:
             head = "You win!" if len(winners) == 1 else "You share the win!"
         else:
             head = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}."
         lines = [head, ""]
         lines += [
-            f"{name}{' (you)' if index == view.get('seat') else ''}: {scores[index]} points"
+            f"{name}{' (you)' if index == view['seat'] else ''}: {scores[index]} points"
             for index, name in enumerate(players)
             if index < len(scores)
         ]
-        last = view.get("last_round")
+        last = view["last_round"]
         if last:
             course = ", ".join(card_name(card) for card in last.get("course") or [])
             lines += ["", f"Last round ({last.get('round')}): course was {course}."]
-        lines += ["", f"Target was {view.get('target')} points."]
+        lines += ["", f"Target was {view['target']} points."]
         return lines

@@ -1,7 +1,10 @@
 """The table screen every game shares: view in, intents out, errors and presence shown.
 
-A game's screen subclasses :class:`TableScreen`, composes its board from
-:mod:`tui.widgets` and implements :meth:`TableScreen.show`. Data flows
+A game's screen subclasses :class:`TableScreen` (parametrised by the game's
+view type, e.g. ``TableScreen[CatchyView]``), names its game
+(``game = "catchy"``), composes its board from :mod:`tui.widgets` and
+implements :meth:`TableScreen.show`. Its title and the assumptions on the
+rules page come from the engine's game object. Data flows
 down: the app sets :attr:`TableScreen.view` (the host's view for this seat)
 and calls :meth:`presence`, :meth:`link` and :meth:`refused`. Intents flow
 up as messages (:class:`TableScreen.Act`, :class:`TableScreen.Leave`); the
@@ -11,10 +14,10 @@ can drive it with fixed views.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -23,11 +26,16 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from engine import registry
+from engine.core import BaseView
 from tui.widgets.connection import ConnectionLine
 from tui.widgets.prompt import PromptLine
 
 TCSS_DIR = Path(__file__).resolve().parent.parent
 """Where the ``.tcss`` style files live (``tui/``, shipped as package data)."""
+
+V = TypeVar("V", bound=BaseView)
+"""The game's view type (:class:`engine.core.BaseView` or a game's own extension of it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +55,7 @@ class ClaimStamps:
     """When the player pressed the key."""
 
 
-class TableScreen(Screen[None]):
+class TableScreen(Screen[None], Generic[V]):
     """Base of every game's table: waiting room, prompt, connection line, rules and results."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss"]
@@ -57,12 +65,14 @@ class TableScreen(Screen[None]):
         Binding("q", "leave", "quit"),
     ]
 
-    view: reactive[dict[str, Any] | None] = reactive(None, always_update=True, init=False)
+    view: reactive[V | None] = reactive(None, always_update=True, init=False)
     """The host's latest view for this seat (``None`` until the first arrives)."""
 
-    game_title: ClassVar[str] = "Table"
+    game: ClassVar[str] = ""
+    """The engine's name for the game this screen draws (``"catchy"``): how
+    :mod:`tui.games` finds a game's screen."""
     rules_text: ClassVar[str] = ""
-    assumptions: ClassVar[Sequence[str]] = ()
+    """The rules in short (Markdown); the engine's assumptions follow them."""
 
     class Act(Message):
         """The player wants ``action`` done (the app sends it to the host).
@@ -88,6 +98,16 @@ class TableScreen(Screen[None]):
         """Set once composed and mounted: before that, data is kept and drawn on mount."""
         self._seats: list[dict[str, Any]] = []
         self._link = (True, place)
+
+    @property
+    def game_title(self) -> str:
+        """The game's name as people read it (the engine's ``title``)."""
+        return registry.get(self.game).title if self.game in registry.names() else "Table"
+
+    @property
+    def assumptions(self) -> Sequence[str]:
+        """Where the rulebook is silent and the engine chose (shown with the rules)."""
+        return registry.get(self.game).assumptions if self.game in registry.names() else ()
 
     # Composition ---------------------------------------------------------------
 
@@ -116,22 +136,23 @@ class TableScreen(Screen[None]):
     @property
     def seat(self) -> int | None:
         """This player's seat (``None``: watching)."""
-        return None if self.view is None else self.view.get("seat")
+        seat: int | None = None if self.view is None else self.view["seat"]
+        return seat
 
-    def watch_view(self, view: dict[str, Any] | None) -> None:
+    def watch_view(self, view: V | None) -> None:
         if view is None or not self._ready:
             return  # on_mount draws it
-        if view.get("phase") == "waiting":
+        if view["phase"] == "waiting":
             self._show_waiting(view)
             return
         self.query_one("#waiting").display = False
         self.set_class(False, "-waiting")
         self.show(view)
-        if view.get("outcome") is not None and not self._results_shown:
+        if view["outcome"] is not None and not self._results_shown:
             self._results_shown = True
             self.show_results(view)
 
-    def _show_waiting(self, view: dict[str, Any]) -> None:
+    def _show_waiting(self, view: Mapping[str, Any]) -> None:
         seats = view.get("seats") or []
         free = sum(1 for seat in seats if not seat.get("name"))
         names = ", ".join(seat["name"] for seat in seats if seat.get("name"))
@@ -150,7 +171,7 @@ class TableScreen(Screen[None]):
         self.set_class(True, "-waiting")
         self.query_one(PromptLine).prompt("Waiting for the table to fill · q leaves")
 
-    def show(self, view: dict[str, Any]) -> None:
+    def show(self, view: V) -> None:
         """Draw ``view`` (the subclass's job)."""
 
     def happened(self, events: Sequence[dict[str, Any]]) -> None:
@@ -161,7 +182,7 @@ class TableScreen(Screen[None]):
         ``claim_lost`` events are the host's, not in the game's log).
         """
 
-    def show_results(self, view: dict[str, Any]) -> None:
+    def show_results(self, view: V) -> None:
         """The game ended: open the results screen (subclasses give it their summary)."""
         from tui.screens.results import ResultsScreen
 
@@ -174,11 +195,11 @@ class TableScreen(Screen[None]):
         if choice == "leave":
             self.action_leave()
 
-    def results_lines(self, view: dict[str, Any]) -> list[str]:
-        outcome = view.get("outcome") or {}
-        players = view.get("players") or []
-        scores = outcome.get("scores") or []
-        winners = outcome.get("winners") or []
+    def results_lines(self, view: V) -> list[str]:
+        outcome = view["outcome"]
+        players = view["players"]
+        scores = view["scores"] if outcome is None else outcome["scores"]
+        winners = [] if outcome is None else outcome["winners"]
         lines = [
             f"{players[seat] if seat < len(players) else seat}: {score}"
             for seat, score in enumerate(scores)

@@ -1,12 +1,16 @@
-"""A countdown for timed moments (answer windows, Katootsie's ten seconds).
+"""A countdown for timed moments (Katootsie's ten seconds, answer and vote windows).
 
-Given a deadline on the local monotonic clock, it redraws a few times a
-second and shows whole seconds left plus a bar, so it reads without colour.
+A real-time table (:class:`tui.screens.realtime.RealtimeTable`) starts it
+when a timed reveal is drawn on this screen, for the length the view gives:
+the host's clock cannot be read here, but the time since the reveal was
+drawn can. It redraws a few times a second and shows whole seconds left
+plus a bar, so it reads without colour; hidden while nothing is timed.
 """
 
 from __future__ import annotations
 
 import time
+from typing import ClassVar
 
 from rich.text import Text
 from textual.reactive import reactive
@@ -14,13 +18,18 @@ from textual.widget import Widget
 
 REFRESH_S = 0.2
 BAR_WIDTH = 10
+URGENT_S = 3.0
+"""From this many seconds left the countdown is drawn as urgent."""
 
 
 class Countdown(Widget):
-    """``⏱ 7s ███████░░░``; empty when no deadline is set."""
+    """``⏱ 7s ███████░░░``; hidden when no deadline is set."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"countdown--urgent"}
 
     DEFAULT_CSS = """
-    Countdown { height: 1; width: auto; min-width: 16; }
+    Countdown { height: 1; width: auto; min-width: 16; display: none; text-style: bold; }
+    Countdown > .countdown--urgent { color: $error; text-style: bold reverse; }
     """
 
     deadline: reactive[float | None] = reactive(None)
@@ -33,9 +42,11 @@ class Countdown(Widget):
     def start(self, seconds: float) -> None:
         self.total_s = max(seconds, 0.001)
         self.deadline = time.monotonic() + seconds
+        self.display = True
 
     def stop(self) -> None:
         self.deadline = None
+        self.display = False
 
     def left_s(self) -> float | None:
         if self.deadline is None:
@@ -47,7 +58,7 @@ class Countdown(Widget):
         if left is None:
             return Text("")
         filled = round(BAR_WIDTH * left / self.total_s)
-        style = "bold bright_red" if left < 3 else "bold"
+        style = self.get_component_rich_style("countdown--urgent") if left < URGENT_S else ""
         out = Text(f"⏱ {left:>2.0f}s ", style=style)
         out.append("█" * filled + "░" * (BAR_WIDTH - filled), style=style)
         return out

@@ -1,8 +1,10 @@
-"""Who got each card and by how many milliseconds, from the host's real rulings.
+"""Who got each moment and by how many milliseconds, from the host's real rulings.
 
 The events fed here come from :mod:`net.realtime` itself (a referee deciding
 claims with explicit times), so the words are tested against what a host
-really sends, not against hand-made dictionaries.
+really sends, not against hand-made dictionaries. Black Cat's screen says
+what a ruling means in its words (:func:`tui.games.blackcat.ruled`); the
+history itself is the shared real-time base's.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from typing import Any
 
 from engine.core import visible_events
 from net.realtime import UNMEASURED, Referee
-from tui.games.blackcat_grabs import GrabHistory, headline, ms
+from tui.games.blackcat import ruled as blackcat_words
+from tui.widgets.rulings import Award, RulingHistory, ms
 
 MS = 1_000_000
 NAMES = ["Ann", "Bea", "Cy"]
@@ -23,6 +26,22 @@ def take_event(seat: int, card: str, pile: int, reveal: int = 1) -> dict[str, An
         "text": f"{NAMES[seat]} takes {card} into pile {pile + 1}.",
         "data": {"seat": seat, "pile": pile, "card": card, "reveal": reveal},
     }
+
+
+class GrabHistory(RulingHistory):
+    """A Black Cat table's history: the host's events kept, the game's worded."""
+
+    def __init__(self) -> None:
+        super().__init__("grabbed")
+
+    def feed(self, events: list[dict[str, Any]], names: list[str], me: int | None) -> None:
+        for event in events:
+            if not self.note(event):
+                blackcat_words(self, event, names, me)
+
+
+def headline(award: Award | None, names: list[str], me: int | None) -> str:
+    return GrabHistory().headline(award, names, me) or "Nobody has taken a card yet."
 
 
 def ruled(*claims: tuple[int, int, int], seat: int | None) -> list[dict[str, Any]]:

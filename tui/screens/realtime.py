@@ -1,0 +1,189 @@
+"""The base of every real-time table: fair stamps on claims, the host's rulings, ``w`` why.
+
+At a real-time table (:attr:`engine.core.Game.realtime`) the view's
+``reveal`` is the id of the moment open for claims now (a card turned, a
+letter shown, a challenge card down). This screen notes, on this machine's
+monotonic clock, when each reveal was actually drawn (after Textual's
+refresh) and when the player acted (the key event's own stamp), and sends
+both with the claim (:meth:`RealtimeTable.claim`), so the host ranks players
+by reaction time, not by whose packet came first. It refuses a key pressed
+before the moment was drawn, and keeps one claim in flight per reveal.
+
+The host's rulings (``claim`` and ``claim_lost`` events) go into a
+:class:`~tui.widgets.rulings.RulingHistory`; the game's screen says what
+they mean in its own words (:meth:`RealtimeTable.game_event` calls
+:meth:`~tui.widgets.rulings.RulingHistory.award`). ``w`` lists the recent
+rulings, newest first. A board that composes a
+:class:`~tui.widgets.timer.Countdown` gets it started at each reveal that
+lasts a fixed time (:meth:`RealtimeTable.countdown_s`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from textual import events
+from textual.binding import Binding, BindingType
+
+from tui.screens.info import InfoScreen
+from tui.screens.table import ClaimStamps, TableScreen, V
+from tui.widgets.rulings import RulingHistory
+from tui.widgets.timer import Countdown
+
+DRAWN_KEEP = 8
+"""How many reveals' drawn stamps are kept (a claim only ever names the newest)."""
+KEY_FRESH_NS = 2_000_000_000
+"""A key stamp older than this is not the key that triggered the action (it was a mouse click)."""
+
+
+class RealtimeTable(TableScreen[V]):
+    """A table whose claims race for the open reveal (see the module docstring)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("w", "why", "why")]
+
+    claimed_word: ClassVar[str] = "claimed"
+    """The game's verb for a claim, in the past (``grabbed``), for prompts and rulings."""
+
+    def __init__(self, *, table_id: str = "", place: str = "") -> None:
+        super().__init__(table_id=table_id, place=place)
+        self.history = RulingHistory(self.claimed_word)
+        self._drawn: dict[int, int] = {}
+        """Reveal id -> when it was drawn here (``time.monotonic_ns``)."""
+        self._claimed: dict[int, dict[str, Any]] = {}
+        """Reveal id -> the claim this player sent for it (waiting for the ruling)."""
+        self._key_ns: int | None = None
+        self._open_since: tuple[int | None, float] = (None, 0.0)
+        """The open reveal and when it came up here (``time.monotonic``)."""
+
+    # Data in ----------------------------------------------------------------------
+
+    def happened(self, events: Sequence[dict[str, Any]]) -> None:
+        for event in events:
+            if not self.history.note(event):
+                self.game_event(event)
+
+    def game_event(self, event: Mapping[str, Any]) -> None:
+        """One of the game's own events: call ``self.history.award`` for one that
+        applied a claim (what was won, in the game's words). Default: nothing."""
+
+    def on_key(self, event: events.Key) -> None:
+        """Keep the key's own timestamp: the moment the player acted, before any redraw."""
+        self._key_ns = int(event.time * 1_000_000_000)
+
+    def watch_view(self, view: V | None) -> None:
+        if view is not None and self._ready and view["phase"] != "waiting":
+            self._note_reveal(view["reveal"], view)
+        super().watch_view(view)
+
+    def _note_reveal(self, reveal: int | None, view: Mapping[str, Any]) -> None:
+        if reveal != self._open_since[0]:
+            self._open_since = (reveal, time.monotonic())
+        if reveal is None or reveal in self._drawn:
+            return
+        self._drawn[reveal] = time.monotonic_ns()  # until the refresh says when
+        self.call_after_refresh(self._stamp_drawn, reveal)
+        for old in sorted(self._drawn)[:-DRAWN_KEEP]:
+            del self._drawn[old]
+        seconds = self.countdown_s(view)
+        for countdown in self.query(Countdown):
+            if seconds is None:
+                countdown.stop()
+            else:
+                countdown.start(seconds)
+
+    def _stamp_drawn(self, reveal: int) -> None:
+        """The reveal is on screen now: this is when the player could first see it."""
+        if reveal in self._drawn:
+            self._drawn[reveal] = time.monotonic_ns()
+
+    def countdown_s(self, view: Mapping[str, Any]) -> float | None:
+        """How long the open reveal lasts, counted from when it is drawn here (``None``: untimed).
+
+        Games with a timed window (Katootsie's ten seconds) put it in their
+        view as ``countdown_s``; the host's own deadline stays authoritative.
+        """
+        seconds = view.get("countdown_s")
+        return float(seconds) if isinstance(seconds, int | float) else None
+
+    def open_for_s(self) -> float:
+        """How long the open reveal has been on screen (0 when none is open)."""
+        reveal, since = self._open_since
+        return 0.0 if reveal is None else time.monotonic() - since
+
+    # Claims -----------------------------------------------------------------------
+
+    def _acted_now(self) -> int:
+        now = time.monotonic_ns()
+        key = self._key_ns
+        self._key_ns = None
+        if key is None or not 0 <= now - key <= KEY_FRESH_NS:
+            return now
+        return key
+
+    @property
+    def pending_claim(self) -> dict[str, Any] | None:
+        """The claim sent for the open reveal, while the host decides it."""
+        view = self.view
+        reveal = None if view is None or view["phase"] == "waiting" else view["reveal"]
+        return None if reveal is None else self._claimed.get(reveal)
+
+    def claim(self, action: Mapping[str, Any]) -> bool:
+        """Stamp ``action`` (with the open reveal's id) and send it; False, and why, if not.
+
+        Refused here: watching, nothing open, a second claim on the same
+        reveal, and a key pressed before the reveal was drawn (it was meant
+        for what was there before).
+        """
+        acted = self._acted_now()
+        view = self.view
+        if view is None or view["phase"] == "waiting":
+            return False
+        if view["seat"] is None:
+            self.refused("You are watching: only players play")
+            return False
+        reveal = view["reveal"]
+        if reveal is None:
+            self.refused("The game is over" if view["phase"] == "over" else "Nothing is open")
+            return False
+        sent = self._claimed.get(reveal)
+        if sent is not None:
+            self.refused(f"You already {self.claim_words(sent)}; the host is deciding")
+            return False
+        drawn = self._drawn.get(reveal, acted)
+        if acted < drawn:
+            last = self.history.last
+            gone = "" if last is None else f" ({last.label} had just gone)"
+            self.refused(f"You pressed before {self.moment_words(view)} was on screen{gone}")
+            return False
+        stamped = {**action, "reveal": reveal}
+        self._claimed = {reveal: stamped}
+        self.act(stamped, ClaimStamps(reveal=reveal, drawn_ns=drawn, acted_ns=acted))
+        return True
+
+    def moment_words(self, view: Mapping[str, Any]) -> str:
+        """The open moment in the game's words (``2♥``, ``the letter K``)."""
+        return f"#{view.get('reveal')}"
+
+    def claim_words(self, action: Mapping[str, Any]) -> str:
+        """A claim sent, after "You already": ``grabbed 2♥ for pile 2``."""
+        return f"{self.claimed_word} this one"
+
+    # w ----------------------------------------------------------------------------
+
+    def action_why(self) -> None:
+        text = self.history.explain_recent()
+        if not text:
+            self.refused("The host has not ruled on a claim yet: nothing to explain")
+            return
+        self.app.push_screen(InfoScreen("How the host ruled, newest first", text))
+
+    def contest_lines(self, noun: str) -> list[str]:
+        """For the results: ``3 cards contested; the closest was won by 4.0 ms.``"""
+        closest = self.history.closest()
+        if closest is None:
+            return []
+        count, how_close = closest
+        plural = "" if count == 1 else "s"
+        return [f"{count} {noun}{plural} contested; the closest was {how_close}."]
