@@ -43,6 +43,7 @@ def catchy_view(
     for _ in range(moves):
         turn = state.turn
         action = bots[turn].choose(GAME.view(state, turn))
+        assert action is not None
         state, _ = GAME.apply(state, turn, action, 0.0)
     view: dict[str, Any] = GAME.view(state, seat)
     return view
@@ -81,7 +82,7 @@ class TableHarness(App[None]):
         self,
         view: dict[str, Any],
         presence: list[dict[str, Any]] | None = None,
-        screen: type[TableScreen] = CatchyTable,
+        screen: type[TableScreen[Any]] = CatchyTable,
     ) -> None:
         super().__init__()
         self.first_view = view

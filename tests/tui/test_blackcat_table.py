@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from textual import events
 
-from engine.blackcat import PileView
+from engine.blackcat import BlackCatView, PileView
 from tests.tui.harness import BLACKCAT_PLAYERS, TableHarness, blackcat_view
 from tui.games.blackcat import BlackCatTable, card_marks, fitting, pile_rows
 from tui.screens.info import InfoScreen
@@ -170,7 +170,7 @@ async def test_the_results_say_who_won_how_it_ended_and_each_pile() -> None:
     state_view.update(
         phase="over", ended="call", called_by=0, outcome={"scores": [3, 1], "winners": [0]}
     )
-    lines = table.results_lines(state_view)
+    lines = table.results_lines(cast(BlackCatView, state_view))
     assert lines[:2] == ["You win!", "You called the end."]
     assert "Ann (you): 3 (3 + 0)" in lines and "Bea: 1 (0 + 1)" in lines
 
@@ -216,7 +216,7 @@ def test_the_results_name_the_closest_contest_without_a_negative_margin() -> Non
     table.history.awards = [Award(5, 1, "2♥", tie, "pile 1"), Award(6, 0, "5♣", clear, "pile 2")]
     over = dict(blackcat_view(FOUR))
     over.update(phase="over", ended="deck", outcome={"scores": [0, 1], "winners": [1]})
-    lines = table.results_lines(over)
+    lines = table.results_lines(cast(BlackCatView, over))
     assert lines[:2] == ["Bea wins.", "The deck ran out."]
     assert "2 cards contested; the closest was a tie (1.9 ms apart)." in lines
 

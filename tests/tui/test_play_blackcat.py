@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from engine.blackcat import BlackCatView
 from tui.app import ClowderApp, PlayRequest
 from tui.commands.reaction import reaction_scale
 from tui.games.blackcat import BlackCatTable
@@ -28,17 +29,17 @@ async def table_of(pilot: Pilot[Any]) -> BlackCatTable:
     for _ in range(200):
         await pilot.pause()
         for screen in pilot.app.screen_stack:
-            if isinstance(screen, BlackCatTable) and (screen.view or {}).get("phase") == "play":
+            if isinstance(screen, BlackCatTable) and screen.view and screen.view["phase"] == "play":
                 return screen
     raise AssertionError("the table never showed a view")
 
 
-async def next_card(pilot: Pilot[Any], table: BlackCatTable, after: int) -> dict[str, Any]:
+async def next_card(pilot: Pilot[Any], table: BlackCatTable, after: int) -> BlackCatView:
     """Wait until the host shows a top card newer than reveal ``after``."""
     for _ in range(400):
         view = table.view
         assert view is not None
-        if view.get("phase") == "over" or (view.get("reveal") or 0) > after:
+        if view["phase"] == "over" or (view["reveal"] or 0) > after:
             return view
         await pilot.pause(0.01)
     raise AssertionError(f"no card after reveal {after}")
@@ -66,12 +67,14 @@ async def test_grabs_by_keys_are_ruled_by_the_host_then_calling_ends_the_game(
         for turn in range(GRABS):
             view = await next_card(pilot, table, seen)
             assert view["phase"] == "play", "the bot called the end before Ann could"
-            seen = view["reveal"]
+            seen = view["reveal"] or 0
             await pilot.pause(REACTION_S)
-            if table.view is not None and table.view.get("reveal") == seen:
+            if table.view is not None and table.view["reveal"] == seen:
                 await pilot.press(str(turn % 2 + 1))
         view = await next_card(pilot, table, seen)
-        mine = sum(len(pile["cards"]) for pile in view["piles"][view["seat"]])
+        seat = view["seat"]
+        assert seat is not None
+        mine = sum(len(pile["cards"]) for pile in view["piles"][seat])
         assert mine >= 1, "every grab was refused or lost"
         assert table.history.awards, "no ruling reached the screen"
         assert all(award.ruling is not None for award in table.history.awards)

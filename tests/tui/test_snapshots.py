@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.toy_game import GAME as TOY
+from tests.toy_game import registered
 from tests.tui.harness import (
     BLACKCAT_PLAYERS,
     LobbyHarness,
@@ -15,6 +17,7 @@ from tests.tui.harness import (
     blackcat_view,
     catchy_view,
 )
+from tui.games import screen_class
 from tui.games.blackcat import BlackCatTable
 
 SIZE = (80, 24)
@@ -41,3 +44,18 @@ def test_blackcat_snapshot_three_players_mid_game(snap_compare: Any) -> None:
     view = blackcat_view(takes, players=BLACKCAT_PLAYERS)
     app = TableHarness(view, presence=[], screen=BlackCatTable)
     assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_generic_table_snapshot_for_a_game_without_its_own_screen(snap_compare: Any) -> None:
+    with registered():
+        state = TOY.new_game(["Ann", "Bea", "Cy"], 3, {"mode": "turns"})
+        state, _ = TOY.apply(state, state.turn, {"type": "add", "n": 2}, 0.0)
+        view = {
+            **TOY.view(state, state.turn),
+            "turn": state.turn,
+            "hand": ["3H", "QS", "JK"],
+            "bids": {"Ann": 2, "Bea": None},
+            "pile": [["AS", "2S"], ["KD"]],
+        }
+        app = TableHarness(view, presence=[], screen=screen_class("toy"))
+        assert snap_compare(app, terminal_size=SIZE)

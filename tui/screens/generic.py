@@ -97,7 +97,7 @@ class GenericTable(TableScreen[BaseView]):
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", TCSS_DIR / "generic.tcss"]
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "choose", "play", key_display="↑↓ enter"),
+        Binding("enter", "choose", "play", key_display="↑↓ enter", priority=True),
     ]
 
     def __init__(self, *, table_id: str = "", place: str = "") -> None:
