@@ -338,6 +338,16 @@ class HostProtocol(_Protocol):
     def __init__(self, incoming: Limits = CLIENT_LIMITS, outgoing: Limits = HOST_LIMITS) -> None:
         super().__init__(incoming, outgoing)
         self._welcomed = False
+        self._held_errors = bytearray()
+        """Errors about messages that came after ``hello`` but before the adapter sent
+        ``welcome``: they follow the welcome, which must be the host's first message."""
+
+    def data_to_send(self) -> bytes:
+        if self._should_close and self._held_errors:
+            # Closing without a welcome (the adapter refused the hello): say why anyway.
+            self._out += self._held_errors
+            self._held_errors.clear()
+        return super().data_to_send()
 
     def send_error(self, code: str, text: str, about: Message | None = None) -> None:
         """Refuse something with an ``error``; a closing ``code`` sets :attr:`should_close`.
@@ -403,9 +413,15 @@ class HostProtocol(_Protocol):
     def _sent(self, message: Message) -> None:
         if isinstance(message, Welcome):
             self._welcomed = True
+            self._out += self._held_errors
+            self._held_errors.clear()
 
     def _reply_error(self, code: str, text: str, about: str | None, ref: int | None) -> None:
-        self._out += encode_frame(to_wire(_error(code, text, ref, about)), self._outgoing)
+        frame = encode_frame(to_wire(_error(code, text, ref, about)), self._outgoing)
+        if self._handshake_done and not self._welcomed:
+            self._held_errors += frame
+        else:
+            self._out += frame
 
 
 class ClientProtocol(_Protocol):

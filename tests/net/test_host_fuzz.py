@@ -182,11 +182,6 @@ def test_message_shaped_garbage_is_refused(
     assert len(live_host.host.runners) == tables
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="host bug: a bad message pipelined after 'hello' in the same read gets its error "
-    "before the 'welcome' (PROTOCOL.md promises the welcome first)",
-)
 def test_the_welcome_comes_before_the_error_of_a_pipelined_bad_message(
     live_host: HostThread,
 ) -> None:

@@ -493,14 +493,28 @@ def ping_frames(count: int) -> bytes:
     return b"".join(frame({"type": "ping", "id": n, "t": 0}) for n in range(count))
 
 
-def test_the_burst_is_accepted_and_the_next_frame_is_rate_limited_once() -> None:
+def test_errors_about_messages_after_hello_wait_for_the_welcome() -> None:
     host = HostProtocol()
-    host.receive_data(frame(HELLO), 0.0)
-    host.receive_data(ping_frames(MAX_CLIENT_BURST - 1), 0.0)  # the hello took one token
+    host.receive_data(frame(HELLO) + frame({"type": "action", "ref": 3}), 0.0)
+    assert host.data_to_send() == b""  # the adapter has not answered the hello yet
+    host.send(SAMPLES["welcome"])
+    assert [value["type"] for value in frames_out(host.data_to_send())] == ["welcome", "error"]
+
+
+def test_a_closing_host_says_why_even_without_a_welcome() -> None:
+    host = HostProtocol()
+    host.receive_data(frame(HELLO) + frame({"type": "action", "ref": 3}), 0.0)
+    host.send_error("host_shutdown", "The host is shutting down")
+    sent = [value["code"] for value in frames_out(host.data_to_send())]
+    assert sent == ["host_shutdown", "bad_field"]
+
+
+def test_the_burst_is_accepted_and_the_next_frame_is_rate_limited_once() -> None:
+    host = welcomed_host()  # the hello took one token
+    host.receive_data(ping_frames(MAX_CLIENT_BURST - 1), 0.0)
     events = host.events_received()
     assert all(isinstance(event, MessageReceived) for event in events)
-    assert len(events) == MAX_CLIENT_BURST
-    host.data_to_send()
+    assert len(events) == MAX_CLIENT_BURST - 1
     host.receive_data(ping_frames(3), 0.0)
     error = only_error(host)  # one error for a run of refusals, not three
     assert (error.code, error.close) == ("rate_limited", False)

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from net.framing import HOST_LIMITS, FrameReader, decode_body
-from net.messages import CATALOG, ERRORS, PROTOCOL_VERSION, Error, Side, parse
+from net.messages import CATALOG, ERRORS, PROTOCOL_VERSION, Error, Side, Welcome, parse
 from net.protocol import HostProtocol, MessageReceived, ProtocolError, ProtocolEvent
 
 FUZZ = settings(
@@ -79,6 +79,8 @@ def feed_alongside(chunks: list[bytes], welcomed: bool) -> None:
     if welcomed:
         victim.receive_data(frame(HELLO), 0.0)
         events += victim.events_received()
+        victim.send(Welcome(protocol=PROTOCOL_VERSION, host_name="host", games=[]))
+        victim.data_to_send()
     for number, chunk in enumerate(chunks):
         victim.receive_data(chunk, float(number))
         events += victim.events_received()
