@@ -49,11 +49,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from engine.core import (
     DECK_OPTION,
     Action,
+    BaseView,
     Event,
     Game,
     GameState,
@@ -159,6 +160,84 @@ ASSUMPTIONS: tuple[str, ...] = (
     " out passes the deal to the next player still in on their left.",
 )
 """Where the rulebook is silent and this engine chose; shown on the rules screen."""
+
+
+class BidView(TypedDict):
+    """One bid: who made it, how many, of which accessory or colour (a key of ``THINGS``)."""
+
+    seat: Seat
+    count: int
+    thing: str
+
+
+class ChangeView(TypedDict):
+    """A card lost (``delta`` -1) or gained (+1) at a reveal, and why, in words."""
+
+    seat: Seat
+    delta: int
+    reason: str
+
+
+class RevealHandView(TypedDict):
+    """One hand at a reveal and what it added to the bid's thing (:class:`HandCount`)."""
+
+    seat: Seat
+    cards: list[str]
+    base: int
+    cant_see_me: bool
+    doublings: int
+    adds: int
+
+
+class RevealView(TypedDict):
+    """The last challenge or Purrfect, explained (``last_reveal``; see :meth:`Kitten._reveal`)."""
+
+    round: int
+    call: str
+    """``challenge`` or ``purrfect``."""
+    bid: BidView
+    caller: Seat
+    dealer: Seat
+    """Who flipped the deck's top card."""
+    hands: list[RevealHandView]
+    flipped: str
+    flip_effect: str
+    """``adds``, ``zero`` or ``double`` (:func:`flip_effect`)."""
+    flip_adds: int
+    subtotal: int
+    total: int
+    loser: Seat
+    correct: Seat
+    changes: list[ChangeView]
+    refused: list[ChangeView]
+    """Gains not granted: the deck had no card to spare."""
+    out: list[Seat]
+    deal_sizes: list[int]
+    next_dealer: Seat | None
+
+
+class KittenView(BaseView):
+    """A Kitten Me! view: the common keys and those :meth:`Kitten._view` adds."""
+
+    round: int
+    dealer: Seat
+    turn: Seat | None
+    hand: list[str] | None
+    """This seat's cards, sorted; ``None`` for a spectator."""
+    hand_counts: list[int]
+    deal_sizes: list[int]
+    out: list[Seat]
+    bid: BidView | None
+    bids: list[BidView]
+    must_bid: bool
+    played: list[dict[str, Any]]
+    deck_count: int
+    last_reveal: RevealView | None
+    things: list[str]
+    deck_set: str
+    purrfect: bool
+    max_bid: int
+    winner: Seat | None
 
 
 @dataclass(slots=True, kw_only=True)
