@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import itertools
 import secrets
 import socket
@@ -37,7 +38,8 @@ from typing import Any
 from engine import registry
 from engine.core import IllegalAction
 from net.clock import PING_INTERVAL_NS, ClockEstimate
-from net.journal import StateDir
+from net.journal import StateDir, read_records
+from net.limits import IDLE_UNANSWERED_PINGS, MESSAGES_PER_TURN, HostLimits
 from net.messages import (
     PROTOCOL_VERSION,
     Act,
@@ -58,7 +60,14 @@ from net.messages import (
 from net.protocol import HostProtocol, MessageReceived, ProtocolError
 from net.realtime import STAMPS_NEEDED, rtt_only_sample
 from net.runner import BOT_DELAY_S, TableRunner
-from net.tables import DEFAULT_TAKEOVER_S, CorruptJournal, TableError, create, restore
+from net.tables import (
+    DEFAULT_TAKEOVER_S,
+    CorruptJournal,
+    TableError,
+    create,
+    fixed_deal_options,
+    restore,
+)
 
 DEFAULT_PORT = 7707
 READ_CHUNK = 65536
@@ -94,6 +103,14 @@ class Connection:
         """Host clock when the bytes being handled were read (a claim's arrival time)."""
         peer = writer.get_extra_info("peername")
         self.address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
+        self.ip = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        """The peer's address without the port: what the per-address budget counts."""
+        self.opened_at = self.last_read = asyncio.get_running_loop().time()
+        """Loop time of the connection and of its last bytes (handshake and idle deadlines)."""
+        self.tables_created: list[str] = []
+        """Tables this connection created (the per-connection table budget counts open ones)."""
+        self.corked = False
+        """While set, :meth:`send` queues without writing; the batch is written by :meth:`flush`."""
 
     @property
     def rtt_ms(self) -> float | None:
@@ -107,7 +124,8 @@ class Connection:
         if self.writer.is_closing():
             return
         self.protocol.send(message, frame)
-        self.flush()
+        if not self.corked:
+            self.flush()
 
     def encode(self, message: Message) -> bytes:
         return self.protocol.encode(message)
@@ -148,6 +166,23 @@ class Connection:
             else:
                 self.clock.add_sample(sent, message.at, received)
 
+    def overdue(self, now: float, limits: HostLimits) -> tuple[str, str] | None:
+        """The deadline this connection missed at loop time ``now`` (code, sentence), if any."""
+        if not self.protocol.handshake_done:
+            if now - self.opened_at >= limits.handshake_timeout_s:
+                return (
+                    "handshake_timeout",
+                    f"No valid 'hello' within {limits.handshake_timeout_s:g} s of connecting",
+                )
+            return None
+        quiet = now - self.last_read
+        if quiet >= limits.idle_timeout_s and self._unanswered >= IDLE_UNANSWERED_PINGS:
+            return (
+                "idle_timeout",
+                f"Nothing came for {quiet:.0f} s and {self._unanswered} pings went unanswered",
+            )
+        return None
+
 
 class Host:
     """A Clowder host: tables, seats and games behind one listening socket."""
@@ -162,15 +197,27 @@ class Host:
         bot_delay_s: float = BOT_DELAY_S,
         bot_reaction_scale: float = 1.0,
         log: Callable[[str], None] = print,
+        limits: HostLimits | None = None,
+        allow_fixed_deck: bool = False,
     ) -> None:
         self.name = name or socket.gethostname()
+        self.limits = limits if limits is not None else HostLimits()
+        """The budgets and deadlines (:mod:`net.limits`)."""
+        self.connection_budget = self.limits.connection_budget()
+        """Connections taken at once: the limit, lowered to fit ``RLIMIT_NOFILE`` if need be."""
+        self.allow_fixed_deck = allow_fixed_deck
+        """Whether ``create_table`` may fix the deal (a testing aid; see ``fixed_deal_options``)."""
         self.bind = bind
         self.port = port
         self.bot_delay_s = bot_delay_s
         self.bot_reaction_scale = bot_reaction_scale
         """Real-time tables: bots' reaction times are multiplied by this (tests and demos)."""
         self.log = log
-        self.state = StateDir(state_dir) if state_dir is not None else None
+        self.state = (
+            StateDir(state_dir, max_open=self.limits.max_open_journals)
+            if state_dir is not None
+            else None
+        )
         self.runners: dict[str, TableRunner] = {}
         self.connections: set[Connection] = set()
         self._journals: dict[str, Any] = {}
@@ -178,6 +225,12 @@ class Host:
         self._ping_task: asyncio.Task[None] | None = None
         self._next_table = 1
         self.on_tables_changed: Callable[[], None] | None = None
+        self._per_address: dict[str, int] = {}
+        self._ping_queue: list[tuple[int, int, Connection]] = []
+        """(due, order, connection): when each welcomed connection is next pinged and checked."""
+        self._ping_order = itertools.count()
+        self._quiet_until = 0.0
+        self._quieted = 0
 
     # Lifecycle -----------------------------------------------------------------
 
@@ -213,22 +266,40 @@ class Host:
         self.log("Host stopped")
 
     def _resume(self) -> None:
+        """Resume every table on disk; a damaged journal is set aside and never stops the rest."""
         if self.state is None:
             return
-        for table_id, records in self.state.existing():
+        # Ids of damaged journals count too: an id is never handed out twice.
+        self._next_table = self.state.highest_number() + 1
+        for path in self.state.journal_paths():
+            table_id = path.stem
             try:
+                records = read_records(path)
+                named = records[0].get("id") if records else None
+                if records and named != table_id:
+                    raise CorruptJournal(f"its table record names table {named!r}")
                 journal = self.state.open(table_id)
                 table = restore(records, journal.append)
-            except CorruptJournal as error:
-                self.log(f"Skipping table {table_id}: {error}")
+                last_now = max(
+                    (float(r["now"]) for r in records if r.get("r") in ("act", "tick")),
+                    default=0.0,
+                )
+                runner = self._runner(table, last_now)
+            except Exception as error:  # one table never stops the host
+                self._set_aside(path, error)
                 continue
             self._journals[table_id] = journal
-            last_now = max(
-                (float(r["now"]) for r in records if r.get("r") in ("act", "tick")), default=0.0
-            )
-            self.runners[table_id] = self._runner(table, last_now)
-            number = int(table_id[1:]) if table_id[1:].isdigit() else 0
-            self._next_table = max(self._next_table, number + 1)
+            self.runners[table_id] = runner
+
+    def _set_aside(self, path: Path, error: Exception) -> None:
+        """Log one line naming a damaged journal and why, and move it out of the way."""
+        reason = str(error) if isinstance(error, ValueError) else f"{type(error).__name__}: {error}"
+        assert self.state is not None
+        try:
+            kept = f"kept as {self.state.set_aside(path).name}"
+        except OSError as problem:
+            kept = f"could not be renamed ({problem.strerror or problem})"
+        self.log(f"Damaged table journal {path} not resumed ({reason}); {kept}; other tables go on")
 
     def _runner(self, table: Any, clock_start: float = 0.0) -> TableRunner:
         return TableRunner(
@@ -261,14 +332,26 @@ class Host:
         """Create a table (used by clients' ``create_table`` and ``clowder host --table``)."""
         options = dict(options or {})
         takeover = options.pop("takeover", DEFAULT_TAKEOVER_S)
+        if isinstance(takeover, str):  # the text form of a --table spec
+            try:
+                takeover = float(takeover)
+            except ValueError:
+                raise TableError(
+                    "invalid_options", f"takeover is seconds, not {takeover!r}"
+                ) from None
+        self._check_fixed_deck(game, options)
+        open_tables = self.open_tables()
+        if open_tables >= self.limits.max_tables:
+            raise TableError(
+                "too_many_tables",
+                f"This host has {open_tables} tables in play or waiting, as many as it takes; "
+                "join one of them or try again when one is over",
+            )
+        table_id = self._new_table_id()  # taken only if the table is created
+        journal: Any = None
         try:
-            takeover_s = float(takeover)
-        except (TypeError, ValueError):
-            raise TableError("invalid_options", f"takeover is seconds, not {takeover!r}") from None
-        table_id = f"t{self._next_table}"  # taken only if the table is created
-        journal: Any = self.state.open(table_id) if self.state else None
-        sink = journal.append if journal else (lambda record: None)
-        try:
+            journal = self.state.create(table_id) if self.state else None
+            sink = journal.append if journal else (lambda record: None)
             table = create(
                 table_id,
                 game,
@@ -276,7 +359,7 @@ class Host:
                 secrets.randbits(63),
                 sink,
                 seats=seats,
-                takeover_s=takeover_s,
+                takeover_s=takeover,
                 created_by=created_by,
             )
             if bots < 0 or bots > len(table.seats):
@@ -286,10 +369,15 @@ class Host:
                 )
             for _ in range(bots):
                 table.add_bot()
-        except TableError:
+        except (TableError, OSError) as error:
             if journal is not None:
                 journal.close()
                 journal.path.unlink(missing_ok=True)
+            if isinstance(error, OSError):  # out of file descriptors or disk: a refusal
+                raise TableError(
+                    "too_many_tables",
+                    f"The host cannot open another table now ({error.strerror or error})",
+                ) from None
             raise
         if journal is not None:
             self._journals[table_id] = journal
@@ -302,34 +390,125 @@ class Host:
         self._tables_changed()
         return runner
 
+    def open_tables(self) -> int:
+        """Tables not over (what :attr:`HostLimits.max_tables` counts)."""
+        return sum(1 for runner in self.runners.values() if runner.table.outcome is None)
+
+    def _new_table_id(self) -> str:
+        """The next ``tN`` never used in the state directory (damaged journals included)."""
+        while self.state is not None and self.state.used(f"t{self._next_table}"):
+            self._next_table += 1
+        return f"t{self._next_table}"
+
+    def _check_fixed_deck(self, game: str, options: dict[str, Any]) -> None:
+        if self.allow_fixed_deck:
+            return
+        with contextlib.suppress(registry.UnknownGame):  # create() names the unknown game
+            fixed = fixed_deal_options(registry.get(game), options)
+            if fixed:
+                raise TableError(
+                    "invalid_options",
+                    f"This host does not take a fixed deck ({', '.join(fixed)}): it is a testing "
+                    "aid, allowed only by a host started with --allow-fixed-deck",
+                )
+
     # Connections ----------------------------------------------------------------
+
+    def _log_limited(self, line: str) -> None:
+        """Log a refusal or a timeout, at most one line every 10 s (a flood is one line)."""
+        now = time.monotonic()
+        if now < self._quiet_until:
+            self._quieted += 1
+            return
+        more = f" (and {self._quieted} more like it)" if self._quieted else ""
+        self.log(line + more)
+        self._quiet_until, self._quieted = now + 10.0, 0
+
+    def _admission(self, connection: Connection) -> str | None:
+        """Why a new connection is refused (``host_full``), or ``None`` to serve it."""
+        if len(self.connections) >= self.connection_budget:
+            return (
+                f"This host is serving {len(self.connections)} connections, as many as it takes; "
+                "try again later"
+            )
+        from_there = self._per_address.get(connection.ip, 0)
+        if from_there >= self.limits.max_connections_per_address:
+            return (
+                f"This host already serves {from_there} connections from {connection.ip}, "
+                "as many as it takes from one address"
+            )
+        return None
+
+    def _drop(self, connection: Connection, code: str, text: str) -> None:
+        """End a connection with a closing ``error`` (a budget or a deadline)."""
+        self._log_limited(f"{connection.address}: {code}: {text}")
+        with contextlib.suppress(Exception):
+            connection.protocol.send_error(code, text)
+            connection.flush()
+            connection.writer.close()
+
+    def _handshake_due(self, connection: Connection) -> None:
+        if connection in self.connections:
+            expired = connection.overdue(asyncio.get_running_loop().time(), self.limits)
+            if expired is not None:
+                self._drop(connection, *expired)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         connection = Connection(self, writer)
+        refusal = self._admission(connection)
+        if refusal is not None:
+            self._drop(connection, "host_full", refusal)
+            return
         self.connections.add(connection)
+        self._per_address[connection.ip] = self._per_address.get(connection.ip, 0) + 1
         loop = asyncio.get_running_loop()
+        deadline = loop.call_later(self.limits.handshake_timeout_s, self._handshake_due, connection)
         try:
             while not connection.protocol.should_close:
                 data = await reader.read(READ_CHUNK)
                 if not data:
                     break
                 connection.read_ns = time.monotonic_ns()
+                connection.last_read = loop.time()
                 connection.protocol.receive_data(data, loop.time())
-                for event in connection.protocol.events_received():
-                    if isinstance(event, ProtocolError):
-                        self.log(f"{connection.address}: {event.code}: {event.text}")
-                    else:
-                        self._dispatch(connection, event)
-                connection.flush()
+                await self._handle(connection, connection.protocol.events_received())
         except (ConnectionError, asyncio.IncompleteReadError, OSError):
             pass
         finally:
+            deadline.cancel()
+            count = self._per_address.pop(connection.ip, 1) - 1
+            if count > 0:
+                self._per_address[connection.ip] = count
             self.connections.discard(connection)
             if connection.runner is not None:
                 connection.runner.detach(connection)
             with contextlib.suppress(Exception):
                 connection.flush()
                 writer.close()
+
+    async def _handle(self, connection: Connection, events: list[Any]) -> None:
+        """Handle what one read brought, :data:`MESSAGES_PER_TURN` messages at a time.
+
+        Between batches every other connection's ready work goes first, so a
+        client with a long backlog (a burst, a pipelined batch) delays others by
+        at most one batch, not by its whole backlog. A batch's replies to this
+        connection are written in one go.
+        """
+        for start in range(0, len(events), MESSAGES_PER_TURN):
+            if start:
+                await asyncio.sleep(0)
+                if connection.writer.is_closing():
+                    return
+            connection.corked = True
+            try:
+                for event in events[start : start + MESSAGES_PER_TURN]:
+                    if isinstance(event, ProtocolError):
+                        self.log(f"{connection.address}: {event.code}: {event.text}")
+                    else:
+                        self._dispatch(connection, event)
+            finally:
+                connection.corked = False
+                connection.flush()
 
     def _dispatch(self, connection: Connection, event: MessageReceived) -> None:
         message = event.message
@@ -360,11 +539,15 @@ class Host:
         connection.name = message.name
         games = [registry.get(name).describe() for name in registry.names()]
         connection.send(Welcome(protocol=PROTOCOL_VERSION, host_name=self.name, games=games))
+        self._queue_ping(connection, time.monotonic_ns())
         if message.token is None:
             return
         for runner in self.runners.values():
             seat = runner.table.seat_of(message.token)
             if seat is not None:
+                earlier = [
+                    a.peer for a in runner.attached if a.seat == seat and a.peer is not connection
+                ]
                 connection.runner = runner
                 connection.name = runner.table.seats[seat].name or message.name
                 table_id = runner.table.id
@@ -372,9 +555,29 @@ class Host:
                     Joined(table=table_id, role="player", seat=seat, token=message.token)
                 )
                 runner.attach(connection, seat)
+                for peer in earlier:
+                    self._taken_over(peer, runner, seat)
                 self.log(f"[{table_id}] {connection.name} is back ({connection.address})")
                 return
         raise TableError("bad_token", "That seat token holds no seat here; join a table afresh")
+
+    def _taken_over(self, peer: Any, runner: TableRunner, seat: int) -> None:
+        """The seat's token came back on another connection: the earlier one leaves the seat.
+
+        It is told (``seat_taken_over``) and stays connected, in the lobby:
+        closing it would make a reconnecting client take the seat straight back.
+        """
+        runner.detach(peer)
+        if isinstance(peer, Connection):
+            peer.runner = None
+            with contextlib.suppress(Exception):
+                peer.protocol.send_error(
+                    "seat_taken_over",
+                    f"Your seat {seat} at table {runner.table.id} was taken over by another "
+                    "connection with its token; this one is no longer at the table",
+                )
+                peer.flush()
+        self.log(f"[{runner.table.id}] seat {seat} taken over by a new connection")
 
     def _runner_for(self, table_id: str) -> TableRunner:
         runner = self.runners.get(table_id)
@@ -383,6 +586,18 @@ class Host:
         return runner
 
     def _create(self, connection: Connection, message: CreateTable) -> None:
+        mine = [
+            table_id
+            for table_id in connection.tables_created
+            if table_id in self.runners and self.runners[table_id].table.outcome is None
+        ]
+        connection.tables_created = mine
+        if len(mine) >= self.limits.max_tables_per_connection:
+            raise TableError(
+                "too_many_tables",
+                f"You already have {len(mine)} tables here that are not over, "
+                "as many as one connection may create",
+            )
         runner = self.create_table(
             message.game,
             message.options,
@@ -390,6 +605,7 @@ class Host:
             bots=message.bots or 0,
             created_by=connection.name,
         )
+        connection.tables_created.append(runner.table.id)
         connection.send(Created(table=runner.table.id, ref=message.ref))
 
     def _join(self, connection: Connection, message: Join) -> None:
@@ -445,20 +661,36 @@ class Host:
         # Not a claim (a turn, a Black Cat call): applied as it arrives; stamps are ignored.
         runner.act(seat, message.action)
 
+    def _queue_ping(self, connection: Connection, due_ns: int) -> None:
+        heapq.heappush(self._ping_queue, (due_ns, next(self._ping_order), connection))
+
     async def _ping_loop(self) -> None:
-        """Ping each connection when its clock estimate wants it; send presence now and then."""
+        """Ping each connection when its clock estimate wants it; send presence now and then.
+
+        Welcomed connections wait in a queue ordered by when they are due, so a
+        wake-up costs the connections due then, not every connection. Each is
+        checked against the idle deadline when its turn comes (at least once
+        a ping interval).
+        """
         loop = asyncio.get_running_loop()
         next_presence = loop.time() + PRESENCE_INTERVAL_S
+        queue = self._ping_queue
         while True:
             now = time.monotonic_ns()
-            wake = now + int(PING_POLL_S * 1e9)
-            for connection in list(self.connections):
-                if not connection.protocol.handshake_done:
+            while queue and queue[0][0] <= now:
+                _due, _order, connection = heapq.heappop(queue)
+                if connection not in self.connections or connection.writer.is_closing():
+                    continue
+                expired = connection.overdue(loop.time(), self.limits)
+                if expired is not None:
+                    self._drop(connection, *expired)
                     continue
                 if connection.next_ping_ns(now) <= now:
                     with contextlib.suppress(Exception):
                         connection.ping()
-                wake = min(wake, max(connection.next_ping_ns(now), now))
+                self._queue_ping(connection, max(connection.next_ping_ns(now), now + 1))
+            poll = now + int(PING_POLL_S * 1e9)
+            wake = min(queue[0][0], poll) if queue else poll
             if loop.time() >= next_presence:
                 next_presence = loop.time() + PRESENCE_INTERVAL_S
                 for runner in self.runners.values():

@@ -23,36 +23,81 @@ from __future__ import annotations
 
 import os
 import re
+from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import msgpack
 
+from net.limits import MAX_OPEN_JOURNALS
+
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+
+DAMAGED_SUFFIX = ".damaged"
+"""A journal that cannot be replayed is renamed ``<id>.log.damaged`` (then ``.damaged.2``...):
+kept for a person to look at, never overwritten, never resumed, its id never handed out again."""
+
+_NUMBERED = re.compile(r"^t(\d+)\.log")
+"""The ids the host hands out (``t1``, ``t2``...) as they appear in file names, damaged or not."""
 
 
 class JournalError(ValueError):
     """A journal file that cannot be read as records."""
 
 
-class TableJournal:
-    """The append-only record file of one table."""
+class OpenFiles:
+    """A bounded set of journal files open for appending; the least recently written is
+    closed first and reopened on its next write.
 
-    def __init__(self, path: Path, durable: bool = False) -> None:
+    A host with hundreds of tables would otherwise hold a file descriptor per
+    table for good, and run out of them (see :mod:`net.limits`).
+    """
+
+    def __init__(self, limit: int = MAX_OPEN_JOURNALS) -> None:
+        self.limit = max(1, limit)
+        self._files: OrderedDict[Path, BinaryIO] = OrderedDict()
+
+    def get(self, path: Path) -> BinaryIO:
+        """``path`` open for appending (unbuffered), opened now if it is not."""
+        file = self._files.get(path)
+        if file is not None:
+            self._files.move_to_end(path)
+            return file
+        while len(self._files) >= self.limit:
+            _path, oldest = self._files.popitem(last=False)
+            oldest.close()
+        file = open(path, "ab", buffering=0)  # noqa: SIM115 - kept in the cache
+        self._files[path] = file
+        return file
+
+    def close(self, path: Path) -> None:
+        file = self._files.pop(path, None)
+        if file is not None:
+            file.close()
+
+    def __len__(self) -> int:
+        return len(self._files)
+
+
+class TableJournal:
+    """The append-only record file of one table (opened when written: :class:`OpenFiles`)."""
+
+    def __init__(self, path: Path, durable: bool = False, files: OpenFiles | None = None) -> None:
         self.path = path
         self.durable = durable
-        self._file = open(path, "ab", buffering=0)  # noqa: SIM115 - lives as long as the table
+        self._files = files if files is not None else OpenFiles(1)
         self._packer = msgpack.Packer(use_bin_type=True)
 
     def append(self, record: dict[str, Any]) -> None:
         """Write one record and hand it to the OS before returning."""
-        self._file.write(self._packer.pack(record))
+        file = self._files.get(self.path)
+        file.write(self._packer.pack(record))
         if self.durable:
-            os.fsync(self._file.fileno())
+            os.fsync(file.fileno())
 
     def close(self) -> None:
-        self._file.close()
+        self._files.close(self.path)
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
@@ -84,17 +129,62 @@ def read_records(path: Path) -> list[dict[str, Any]]:
 class StateDir:
     """The host's state directory: one journal per table under ``tables/``."""
 
-    def __init__(self, root: Path, durable: bool = False) -> None:
+    def __init__(
+        self, root: Path, durable: bool = False, max_open: int = MAX_OPEN_JOURNALS
+    ) -> None:
         self.root = root
         self.durable = durable
         self.tables = root / "tables"
         self.tables.mkdir(parents=True, exist_ok=True)
         os.chmod(root, 0o700)
+        self.files = OpenFiles(max_open)
+        """The open journal files, shared by every table of this directory."""
 
     def open(self, table_id: str) -> TableJournal:
         if not TABLE_ID.match(table_id):
             raise JournalError(f"{table_id!r} is not a valid table id")
-        return TableJournal(self.tables / f"{table_id}.log", self.durable)
+        return TableJournal(self.tables / f"{table_id}.log", self.durable, self.files)
+
+    def create(self, table_id: str) -> TableJournal:
+        """A new table's journal; raises :class:`FileExistsError` if the id was ever used."""
+        if self.used(table_id):
+            raise FileExistsError(f"table id {table_id!r} was used before")
+        journal = self.open(table_id)
+        with open(journal.path, "xb"):  # never append to another table's records
+            pass
+        return journal
+
+    def used(self, table_id: str) -> bool:
+        """Whether ``table_id`` has a journal here, whole or set aside as damaged."""
+        name = f"{table_id}.log"
+        return (self.tables / name).exists() or any(self.tables.glob(f"{name}{DAMAGED_SUFFIX}*"))
+
+    def highest_number(self) -> int:
+        """The largest ``N`` of a ``tN`` journal here, damaged ones included (0: none)."""
+        found = (_NUMBERED.match(path.name) for path in self.tables.iterdir())
+        return max((int(match.group(1)) for match in found if match), default=0)
+
+    def journal_paths(self) -> list[Path]:
+        """Every table journal to resume, oldest table first."""
+        return sorted(self.tables.glob("*.log"), key=lambda p: (len(p.stem), p.stem))
+
+    def set_aside(self, path: Path) -> Path:
+        """Rename a damaged journal to ``<name>.damaged`` (``.damaged.2``... if taken).
+
+        The new name is claimed with a hard link, which fails rather than
+        replace a file, so an earlier damaged copy is never overwritten.
+        """
+        self.files.close(path)
+        for number in range(1, 10_000):
+            suffix = DAMAGED_SUFFIX if number == 1 else f"{DAMAGED_SUFFIX}.{number}"
+            target = path.with_name(path.name + suffix)
+            try:
+                os.link(path, target)
+            except FileExistsError:
+                continue
+            path.unlink()
+            return target
+        raise JournalError(f"{path.name}: too many damaged copies already")
 
     def existing(self) -> Iterator[tuple[str, list[dict[str, Any]]]]:
         """Every table journal on disk, oldest table first."""

@@ -27,6 +27,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Final, Literal
 
+from net.text import find_unsafe
+
 PROTOCOL_VERSION: Final = 1
 """The protocol version this code speaks (``hello.protocol`` and ``welcome.protocol``)."""
 
@@ -451,6 +453,19 @@ def parse(value: Any, sender: Side) -> Message:
             about=about,
             ref=ref,
         )
+    if sender is Side.CLIENT:
+        # Text a client sets reaches other players' terminals: refuse what a terminal obeys.
+        unsafe = find_unsafe({k: v for k, v in value.items() if k != "type"})
+        if unsafe is not None:
+            where, what = unsafe
+            raise MessageError(
+                "bad_field",
+                f"The {kind!r} message has {what} in {where}; "
+                "control characters, bidirectional controls and unassigned code points "
+                "are not allowed",
+                about=about,
+                ref=ref,
+            )
     values: dict[str, Any] = {}
     for name, given in value.items():
         if name == "type":
@@ -573,6 +588,12 @@ ERRORS: dict[str, ErrorCode] = {
         ErrorCode("game_over", False, "The game has ended; no action is accepted."),
         ErrorCode("claim_refused", False, "A real-time claim's stamps are implausible or stale."),
         ErrorCode("host_shutdown", True, "The host is shutting down."),
+        # Budgets and deadlines (net.limits; PROTOCOL.md, "Host budgets").
+        ErrorCode("host_full", True, "The host or this address has all the connections it takes."),
+        ErrorCode("too_many_tables", False, "'create_table' over the host's or your table budget."),
+        ErrorCode("handshake_timeout", True, "No valid 'hello' came in time after connecting."),
+        ErrorCode("idle_timeout", True, "Nothing came for too long and pings went unanswered."),
+        ErrorCode("seat_taken_over", False, "Your seat's token was presented by a new connection."),
     )
 }
 """Every error code of the protocol; ``closes`` says whether the connection ends after it."""

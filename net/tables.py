@@ -14,6 +14,7 @@ back the moment they return with the token.
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from typing import Any
 from engine import registry
 from engine.bots import default_bot
 from engine.core import Event, Game, IllegalAction, InvalidOptions, Outcome
+from net.limits import MAX_TAKEOVER_S
 
 Journal = Callable[[dict[str, Any]], None]
 """Where a table writes the records that let it be rebuilt (see :mod:`net.journal`)."""
@@ -104,14 +106,16 @@ class Table:
         return sum(seat.free for seat in self.seats)
 
     def summary(self) -> dict[str, Any]:
-        """The lobby's line for this table."""
+        """The lobby's line for this table (a fixed deck is flagged, its cards are not shown)."""
+        fixed = fixed_deal_options(self.game, self.options)
         outcome = self.outcome
         status = "waiting" if not self.started else ("over" if outcome else "playing")
         return {
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
-            "options": {k: v for k, v in self.options.items() if k != "deck"},
+            "options": {k: v for k, v in self.options.items() if k not in fixed},
+            "fixed_deck": bool(fixed),
             "seats": [seat.public() for seat in self.seats],
             "free": self.free_seats,
             "status": status,
@@ -278,6 +282,7 @@ def create(
             "bad_table",
             f"{game.title} is for {game.min_players} to {game.max_players} players, not {count}",
         )
+    check_takeover(takeover_s)
     options = dict(options or {})
     try:
         # A throwaway game with placeholder names proves the options are valid.
@@ -322,16 +327,21 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
     if header is None or header.get("r") != "table":
         raise CorruptJournal("A table journal must start with its table record")
     sink: list[dict[str, Any]] = []
-    table = create(
-        header["id"],
-        header["game"],
-        header["options"],
-        header["seed"],
-        sink.append,
-        seats=header["seats"],
-        takeover_s=header.get("takeover_s", DEFAULT_TAKEOVER_S),
-        created_by=header.get("created_by"),
-    )
+    try:
+        table = create(
+            header["id"],
+            header["game"],
+            header["options"],
+            header["seed"],
+            sink.append,
+            seats=header["seats"],
+            takeover_s=header.get("takeover_s", DEFAULT_TAKEOVER_S),
+            created_by=header.get("created_by"),
+        )
+    except KeyError as error:
+        raise CorruptJournal(f"The table record has no {error}") from None
+    except (TypeError, ValueError) as error:  # TableError included
+        raise CorruptJournal(f"The table record does not replay: {error}") from None
     now = 0.0
     for number, record in enumerate(iterator, start=2):
         kind = record.get("r")
@@ -350,16 +360,18 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
             elif kind == "start":
                 table.start_if_full()
             elif kind == "act":
-                now = record["now"]
+                now = _later(record["now"], now)
                 table.act(record["seat"], record["action"], now)
             elif kind == "tick":
-                now = record["now"]
+                now = _later(record["now"], now)
                 table.tick(now)
             else:
                 raise CorruptJournal(
                     f"Record {number} of table {table.id} is of unknown kind {kind!r}"
                 )
-        except (KeyError, TypeError, IndexError, IllegalAction, TableError) as error:
+        except CorruptJournal:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, IllegalAction) as error:
             raise CorruptJournal(
                 f"Record {number} of table {table.id} does not replay: {error}"
             ) from None
@@ -368,3 +380,44 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
             info.connected, info.dropped_at = False, now
     table.journal = journal
     return table
+
+
+def _later(now: Any, before: float) -> float:
+    """A journaled table time: a finite number, never earlier than the one before it."""
+    if isinstance(now, bool) or not isinstance(now, int | float) or not math.isfinite(now):
+        raise ValueError(f"the time {now!r} is not a finite number")
+    if now < before:
+        raise ValueError(f"the time {now!r} is earlier than the record before ({before!r})")
+    return float(now)
+
+
+def check_takeover(takeover_s: Any) -> float:
+    """A table's ``takeover``: finite seconds from 0 (never) to :data:`MAX_TAKEOVER_S`."""
+    ok = (
+        isinstance(takeover_s, int | float)
+        and not isinstance(takeover_s, bool)
+        and math.isfinite(takeover_s)
+        and 0 <= takeover_s <= MAX_TAKEOVER_S
+    )
+    if not ok:
+        raise TableError(
+            "invalid_options",
+            f"takeover is seconds from 0 (never) to {MAX_TAKEOVER_S:g}, not {takeover_s!r}",
+        )
+    return float(takeover_s)
+
+
+def fixed_deal_options(game: Game[Any], options: Mapping[str, Any]) -> list[str]:
+    """The options in ``options`` that fix the deal instead of the shuffle.
+
+    Those are the game's list-valued options (:data:`engine.core.DECK_OPTION`
+    and any equivalent explicit order: the core parses list options as card
+    orders, "cards separated by commas or spaces, rounds by '/'"), when given.
+    They are testing aids: a host refuses them unless started with
+    ``--allow-fixed-deck``, and a table's summary always says whether it has one.
+    """
+    return [
+        spec.name
+        for spec in game.option_specs
+        if spec.kind is list and options.get(spec.name) is not None
+    ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import math
 import signal
 import socket
 import time
@@ -19,6 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from net import limits
 from tui.commands import UsageError
 from tui.commands.address import DEFAULT_PORT
 from tui.commands.reaction import add_bot_reaction, reaction_scale
@@ -73,6 +75,39 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds a bot waits before it acts (default: %(default)s)",
     )
     add_bot_reaction(parser)
+    add_limit_flags(parser)
+
+
+def add_limit_flags(parser: argparse.ArgumentParser) -> None:
+    """The host's budgets and deadlines (net/limits.py; PROTOCOL.md, "Host budgets")."""
+    group = parser.add_argument_group(
+        "limits", "what one host takes on; over a budget the newcomer is refused, never an exit"
+    )
+    defaults = limits.HostLimits()
+    for name, flag, what in limits.FLAGS:
+        default = getattr(defaults, name)
+        group.add_argument(
+            flag,
+            dest=name,
+            type=type(default),
+            default=default,
+            metavar="S" if name.endswith("_s") else "N",
+            help=f"{what} (default: %(default)s)",
+        )
+    group.add_argument(
+        "--allow-fixed-deck",
+        action="store_true",
+        help="let create_table fix the deal with a 'deck' option (a testing aid; "
+        "tables show fixed_deck to joiners)",
+    )
+
+
+def host_limits(args: argparse.Namespace) -> limits.HostLimits:
+    """The limits from the flags; a clear usage error for a bad value."""
+    try:
+        return limits.HostLimits(**{name: getattr(args, name) for name, _, _ in limits.FLAGS})
+    except ValueError as error:
+        raise UsageError(str(error)) from None
 
 
 def log(line: str) -> None:
@@ -82,8 +117,9 @@ def log(line: str) -> None:
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port number (0-65535)")
-    if args.bot_delay < 0:
-        raise UsageError("--bot-delay cannot be negative")
+    if not math.isfinite(args.bot_delay) or args.bot_delay < 0:
+        raise UsageError(f"--bot-delay is seconds, 0 or more, not {args.bot_delay:g}")
+    args.limits = host_limits(args)
     args.bot_reaction_scale = reaction_scale(args.bot_reaction)
     try:
         socket.inet_aton(args.bind)
@@ -109,6 +145,8 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         bot_delay_s=args.bot_delay,
         bot_reaction_scale=args.bot_reaction_scale,
         log=log,
+        limits=args.limits,
+        allow_fixed_deck=args.allow_fixed_deck,
     )
     await host.start()
     keep_open(host, specs)

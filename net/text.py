@@ -1,0 +1,110 @@
+"""Text from the network that must never reach a terminal raw.
+
+A terminal obeys some characters instead of drawing them: C0 controls and
+DEL (``ESC [2J`` clears the screen, ``ESC ]0;...BEL`` retitles the window,
+``\\r`` overwrites a line), C1 controls (``U+009B`` is a one-character CSI on
+many terminals), bidirectional controls (``U+202E`` reverses what follows,
+so ``"Ann\\u202e"`` can make the next name read backwards) and line or
+paragraph separators. Unassigned code points (including noncharacters) have
+no agreed width or meaning, so a terminal may draw them as anything.
+
+Two lines of defence use this one definition:
+
+* the host refuses every client message whose texts (map keys included)
+  hold such a character (:func:`find_unsafe`, called by
+  :func:`net.messages.parse` for client messages): a ``bad_field`` error;
+* the TUI passes every network-supplied string through :func:`clean_text`
+  before drawing it (host names and TXT fields from discovery, error
+  messages, names), in case a host is older, buggy or hostile.
+
+Everything else is allowed: any script, emoji (with their joiners and
+variation selectors), private-use characters. Rich markup is not a concern
+here: the TUI shows markup literally.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from typing import Any, Final
+
+BIDI_CONTROLS: Final = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+"""Unicode's Bidi_Control characters: marks, embeddings, overrides and isolates."""
+
+UNSAFE_CATEGORIES: Final = frozenset({"Cc", "Cn", "Cs", "Zl", "Zp"})
+"""General categories refused: controls (C0, DEL, C1), unassigned, surrogates, separators."""
+
+REPLACEMENT: Final = "\ufffd"
+"""What :func:`clean_text` draws in place of an unsafe character."""
+
+_ASCII_UNSAFE = re.compile(r"[\x00-\x1f\x7f]")
+_WHITESPACE_CONTROLS = {"\t": " ", "\n": " ", "\r": " "}
+
+
+def is_unsafe(char: str) -> bool:
+    """Whether one character must not reach a terminal raw (see the module docstring)."""
+    return char in BIDI_CONTROLS or unicodedata.category(char) in UNSAFE_CATEGORIES
+
+
+def describe(char: str) -> str:
+    """A short phrase naming an unsafe character, e.g. ``'U+001B (a control character)'``."""
+    category = unicodedata.category(char)
+    if char in BIDI_CONTROLS:
+        kind = "a bidirectional control"
+    elif category == "Cn":
+        kind = "an unassigned code point"
+    elif category in ("Zl", "Zp"):
+        kind = "a line separator"
+    elif category == "Cs":
+        kind = "a surrogate"
+    else:
+        kind = "a control character"
+    return f"U+{ord(char):04X} ({kind})"
+
+
+def unsafe_char(text: str) -> str | None:
+    """The first unsafe character of ``text``, or ``None`` when it is safe to draw."""
+    if text.isascii():
+        found = _ASCII_UNSAFE.search(text)
+        return None if found is None else found.group()
+    return next((char for char in text if is_unsafe(char)), None)
+
+
+def find_unsafe(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The first text inside ``value`` (maps, keys, lists) holding an unsafe character.
+
+    Returns ``(where, what)``: ``where`` names the place (``"name"``,
+    ``"options.deck[3]"``), ``what`` the character (:func:`describe`).
+    """
+    if isinstance(value, str):
+        char = unsafe_char(value)
+        return None if char is None else (path or "a text", describe(char))
+    if isinstance(value, Mapping):
+        for key, member in value.items():
+            if isinstance(key, str):
+                char = unsafe_char(key)
+                if char is not None:
+                    return (f"a key of {path}" if path else "a field name", describe(char))
+            found = find_unsafe(member, f"{path}.{key}" if path else str(key))
+            if found is not None:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, member in enumerate(value):
+            found = find_unsafe(member, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
+
+
+def clean_text(text: str) -> str:
+    """``text`` made safe to draw: tabs and line breaks become spaces, other unsafe
+    characters become U+FFFD. Safe text comes back unchanged (and cleaning twice
+    changes nothing more)."""
+    if unsafe_char(text) is None:
+        return text
+    return "".join(
+        _WHITESPACE_CONTROLS.get(char, REPLACEMENT) if is_unsafe(char) else char for char in text
+    )
