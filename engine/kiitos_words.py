@@ -32,6 +32,9 @@ COMMON_LEVEL = 50
 SUPPLEMENT_LEVEL = 80
 """The supplement's words count as the rarest size: valid, but bots do not choose them."""
 
+SEARCH_CACHE = 4096
+"""How many substring searches a :class:`WordList` remembers."""
+
 _WORD = re.compile(r"[a-z]+")
 
 
@@ -49,6 +52,8 @@ class WordList:
     def __init__(self, words: list[str]) -> None:
         self.words = words
         """Sorted, lower-case."""
+        self._found: dict[str, list[str]] = {}
+        """Recent :meth:`containing` answers (bots ask about the same letters again and again)."""
 
     def __len__(self) -> int:
         return len(self.words)
@@ -64,7 +69,15 @@ class WordList:
         return "\n" + "\n".join(self.words) + "\n"
 
     def containing(self, part: str) -> list[str]:
-        """Every word with ``part`` somewhere in it, in order."""
+        """Every word with ``part`` somewhere in it, in order (do not change the list)."""
+        found = self._found.get(part)
+        if found is None:
+            if len(self._found) >= SEARCH_CACHE:
+                self._found.clear()
+            found = self._found[part] = self._search(part)
+        return found
+
+    def _search(self, part: str) -> list[str]:
         if not _WORD.fullmatch(part):
             return []
         text = self._text
