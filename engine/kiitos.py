@@ -258,7 +258,10 @@ class Kiitos(Game[KiitosState]):
         DECK_OPTION,
     )
     assumptions = ASSUMPTIONS
-    bots = ()
+    bots = (
+        ("kiitos", "engine.bots.kiitos:KiitosBot"),
+        ("plain", "engine.bots.kiitos:PlainKiitosBot"),
+    )
     realtime = True
     claim_types = frozenset({"challenge"})
 
