@@ -472,14 +472,20 @@ class Catchy(Game[CatchyState]):
         return list(state.scores)
 
     def hidden(self, state: CatchyState, seat: Seat | None) -> dict[str, str]:
-        """The other hand and the face-down course (the Starting card there is public)."""
+        """The other hand and the face-down course.
+
+        Not secret: the Starting card (where it is, is public), and the cards
+        of the previous round's course, which the view still shows in
+        ``last_round`` although this round dealt them again.
+        """
         if state.phase == "over":
             return {}
-        secret = [card for card in state.course if card != STARTING]
+        shown = {STARTING, *(state.last_round or {}).get("course", [])}
+        secret = list(state.course)
         for other, hand in enumerate(state.hands):
             if other != seat:
                 secret.extend(hand)
-        return {card: card_name(card) for card in secret}
+        return {card: card_name(card) for card in secret if card not in shown}
 
     def _view(self, state: CatchyState, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` sees. Only its own hand; the course only as ``?`` (or ``ST``).
