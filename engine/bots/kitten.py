@@ -25,6 +25,7 @@ challenges a bid above that expected count (plus a fixed margin).
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -44,11 +45,11 @@ from engine.kitten_cards import (
 
 SAMPLES = 160
 """Deals of the unseen cards sampled per decision."""
-BID_BELIEF = 0.6
-"""How much a bid of n things suggests its bidder holds them: each thing of
-the bid in the bidder's sampled hand multiplies the sample's weight by 1 + this."""
-BELIEF_CAP = 3
-"""Only the first few things of a bid in the bidder's hand raise the weight."""
+BID_SHARPNESS = 1.5
+"""How much a bid tells about its bidder's hand: a player is taken to bid a thing
+with probability proportional to exp(BID_SHARPNESS x how many of it their hand shows)."""
+BELIEF_CAP = 8
+"""Beyond this many of a thing in hand, more does not make a bid of it likelier."""
 BLUFF_RATE = 0.12
 """How often a raise is a bluff (a thing it believes less)."""
 BLUFF_FLOOR = 0.35
@@ -111,9 +112,9 @@ class Belief:
                 adds = _hand_adds(cards)
                 for index in range(len(THINGS)):
                     sums[index] += adds[index]
-                for bid in bids_by.get(other, ()):
-                    held = min(adds[_THING_INDEX[bid["thing"]]], BELIEF_CAP)
-                    weight *= 1.0 + BID_BELIEF * held
+                bids = bids_by.get(other)
+                if bids:
+                    weight *= _bid_likelihood(adds, bids)
             flip = pool[position] if position < len(pool) else SKIP
             for index, thing in enumerate(THINGS):
                 self.totals[index].append(apply_flip(sums[index], flip, thing))
@@ -135,6 +136,17 @@ class Belief:
     def mean(self, thing: str) -> float:
         totals = self.totals[_THING_INDEX[thing]]
         return sum(t * w for t, w in zip(totals, self.weights, strict=True)) / self.mass
+
+
+def _bid_likelihood(adds: list[int], bids: list[dict[str, Any]]) -> float:
+    """How likely a player holding ``adds`` (per thing) made ``bids``: each bid picks a
+    thing with probability growing as exp(BID_SHARPNESS x what the hand shows of it)."""
+    capped = [min(amount, BELIEF_CAP) for amount in adds]
+    scale = sum(math.exp(BID_SHARPNESS * amount) for amount in capped)
+    weight = 1.0
+    for bid in bids:
+        weight *= math.exp(BID_SHARPNESS * capped[_THING_INDEX[bid["thing"]]]) / scale
+    return weight
 
 
 def _partial_shuffle(items: list[str], needed: int, rng: Rng) -> None:
