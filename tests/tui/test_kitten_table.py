@@ -223,7 +223,7 @@ async def test_a_call_opens_the_full_reveal_until_a_key_and_v_shows_it_again() -
         for words in (
             "Dan flips",
             "Red Hat\u00d72",
-            "4\u00d72 = 8 (Dbl Trouble)",  # Dan's blue doubled
+            "4\u00d72 = 8",  # Dan's blue doubled
             "0 (Can't See Me)",  # Bea's Blue Hat x2 and Wild x2 count for nothing
             "15 is at least 3: the bid holds.",
             "You lose a card (the bid held).",
@@ -279,3 +279,22 @@ async def test_the_results_say_who_won_and_who_went_out_in_order() -> None:
         assert len(out) == 2
         order = [seat for view in reveals for seat in view["last_reveal"]["out"]]
         assert all(final["players"][seat] in line for seat, line in zip(order, out, strict=True))
+
+
+async def test_calls_that_come_while_a_reveal_is_open_wait_their_turn() -> None:
+    _, reveals = played_out()
+    app = harness(reveals[0])
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        table.view = reveals[1]
+        table.view = reveals[2]
+        await pilot.pause()
+        first = app.screen
+        assert isinstance(first, RevealScreen)
+        assert first.heading.startswith(f"Round {reveals[1]['last_reveal']['round']}:")
+        await pilot.press("space")
+        second = app.screen
+        assert isinstance(second, RevealScreen) and second is not first
+        assert second.heading.startswith(f"Round {reveals[2]['last_reveal']['round']}:")
+        await pilot.press("space")
+        assert app.screen is table

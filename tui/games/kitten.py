@@ -213,13 +213,13 @@ def flip_words(reveal: RevealView) -> str:
 
 
 def hand_adds_words(hand: Mapping[str, Any]) -> str:
-    """How one revealed hand counted: ``3``, ``0 (Can't See Me)``, ``2x2 = 4 (Double Trouble)``."""
+    """How one revealed hand counted: ``3``, ``0 (Can't See Me)``, ``2x2 = 4`` (Double Trouble)."""
     adds = int(hand["adds"])
     if hand["cant_see_me"]:
         return f"{adds} ({SPECIAL_NAMES[CANT_SEE_ME]})"
     doublings = int(hand["doublings"])
     if doublings:
-        return f"{hand['base']}{TIMES}{2**doublings} = {adds} (Dbl Trouble)"
+        return f"{hand['base']}{TIMES}{2**doublings} = {adds}"
     return str(adds)
 
 
@@ -362,10 +362,17 @@ def hand_text(cards: Sequence[str], width: int, look: Look = PLAIN) -> Text:
                     out.append(" " * CARD_GAP)
                 out.append_text(lines[row])
         return out
+    return wrap_chips([chip(code, look) for code in cards], width)
+
+
+# The reveal ----------------------------------------------------------------------------
+
+
+def wrap_chips(pieces: Sequence[Text], width: int) -> Text:
+    """One-line cards side by side, broken between cards (never inside one) at ``width``."""
     out = Text()
     used = 0
-    for code in cards:
-        piece = chip(code, look)
+    for piece in pieces:
         if used and used + 1 + len(piece) > width:
             out.append("\n")
             used = 0
@@ -377,30 +384,37 @@ def hand_text(cards: Sequence[str], width: int, look: Look = PLAIN) -> Text:
     return out
 
 
-# The reveal ----------------------------------------------------------------------------
+REVEAL_WIDTH = 70
+"""The reveal's width inside its box (78 cells less border, padding and a scrollbar)."""
+NAME_WIDTH = 12
 
 
-def reveal_body(view: KittenView, reveal: RevealView, look: Look = PLAIN) -> RenderableType:
+def reveal_body(
+    view: KittenView, reveal: RevealView, look: Look = PLAIN, width: int = REVEAL_WIDTH
+) -> RenderableType:
     """The whole reveal: each hand and what it added, the flip, the total, who lost or gained."""
     thing = reveal["bid"]["thing"]
     plural = THING_WORDS[thing][1]
-    table = Table(box=box.SIMPLE_HEAD, expand=True, padding=(0, 1), pad_edge=False)
-    table.add_column("Player", no_wrap=True, max_width=12)
-    table.add_column(f"Cards (counting {plural} in colour)", ratio=1)
-    table.add_column(plural.capitalize(), justify="right", no_wrap=True)
-    for hand in reveal["hands"]:
+    adds = [hand_adds_words(hand) for hand in reveal["hands"]]
+    adds_width = max(len(plural), len(flip_words(reveal)), *(len(words) for words in adds))
+    room = max(12, width - NAME_WIDTH - adds_width - 4)
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    table.add_column("Player", no_wrap=True, width=NAME_WIDTH)
+    table.add_column(f"Cards (counting {plural} in colour)", no_wrap=True, width=room)
+    table.add_column(plural.capitalize(), justify="right", no_wrap=True, width=adds_width)
+    for hand, words in zip(reveal["hands"], adds, strict=True):
         seat = hand["seat"]
-        name = Text(capital(name_of(view, seat))[:12])
+        name = Text(capital(name_of(view, seat))[:NAME_WIDTH])
         if seat == reveal["bid"]["seat"]:
             name.stylize(look("bid"))
-        cards = Text()
+        pieces = []
         for code in hand["cards"]:
-            if cards:
-                cards.append(" ")
             counts = value(code, thing) > 0 and not hand["cant_see_me"]
-            effect = code in (CANT_SEE_ME, DOUBLE_TROUBLE)
-            cards.append_text(chip(code, look, dim=not (counts or effect)))
-        table.add_row(name, cards, hand_adds_words(hand))
+            effect = code in (CANT_SEE_ME, DOUBLE_TROUBLE) or (
+                code == HANG_IN_THERE and seat == reveal["correct"]
+            )
+            pieces.append(chip(code, look, dim=not (counts or effect)))
+        table.add_row(name, wrap_chips(pieces, room), words)
     flipper = capital(name_of(view, reveal["dealer"]))
     flipped = reveal["flipped"]
     counted = value(flipped, thing) > 0 or reveal["flip_effect"] != "adds"
@@ -523,6 +537,8 @@ class KittenTable(TableScreen[KittenView]):
         """(seat, round) in the order players went out, as this screen saw it (round
         ``None``: out before this screen's first view)."""
         self._revealing = False
+        """A reveal is on screen; the next ones wait in :attr:`_queued`."""
+        self._queued: list[RevealScreen] = []
         self._results_after: KittenView | None = None
 
     def compose_board(self) -> ComposeResult:
@@ -736,16 +752,21 @@ class KittenTable(TableScreen[KittenView]):
             self.open_reveal(view)
 
     def open_reveal(self, view: KittenView) -> None:
+        """Show the view's last reveal; if one is open, after it (calls can come quickly)."""
         reveal = view["last_reveal"]
-        if reveal is None or self._revealing:
+        if reveal is None:
             return
-        self._revealing = True
-        self.app.push_screen(
-            RevealScreen(call_headline(view, reveal), reveal_body(view, reveal, self.look)),
-            self._reveal_closed,
-        )
+        page = RevealScreen(call_headline(view, reveal), reveal_body(view, reveal, self.look))
+        if self._revealing:
+            self._queued.append(page)
+        else:
+            self._revealing = True
+            self.app.push_screen(page, self._reveal_closed)
 
     def _reveal_closed(self, _: None) -> None:
+        if self._queued:
+            self.app.push_screen(self._queued.pop(0), self._reveal_closed)
+            return
         self._revealing = False
         later, self._results_after = self._results_after, None
         if later is not None:
@@ -794,9 +815,9 @@ class KittenTable(TableScreen[KittenView]):
             words.append((singular if bid["count"] == 1 else plural).upper(), style=look("bid"))
             bidder = name_of(view, bid["seat"])
             words.append(f"  bid by {bidder}\n")
-            words.append(
-                f"dealer {name_of(view, view['dealer'])} flips at a call\n", style=look("muted")
-            )
+            in_hands = sum(view["hand_counts"])
+            flipper = name_of(view, view["dealer"])
+            words.append(f"{in_hands} cards in hands + {flipper} flips 1\n", style=look("muted"))
             if bid["count"] < view["max_bid"]:
                 words.append(f"raise: {bid['count'] + 1} or more of anything", style=look("muted"))
             else:
@@ -837,12 +858,16 @@ class KittenTable(TableScreen[KittenView]):
         label = self.query_one("#hand-label", Static)
         hand_widget = self.query_one("#hand", Static)
         note = self.query_one("#hand-note", Static)
-        if seat is None:
-            label.update(Text("Watching: each hand is secret until a call", style=look("muted")))
+        hand = view["hand"] or []
+        if seat is None or not hand:
+            if seat is None:
+                words = "Watching: each hand is secret until a call"
+            else:
+                words = "You are out: your cards are gone" if seat in view["out"] else "No cards"
+            label.update(Text(words, style=look("muted")))
             hand_widget.display = False
             note.display = False
             return
-        hand = view["hand"] or []
         hand_widget.display = True
         note.display = True
         text = Text("Your hand", style="bold")
@@ -1050,7 +1075,7 @@ class KittenTable(TableScreen[KittenView]):
         self._redraw()
 
     def action_show_reveal(self) -> None:
-        if self.view is not None:
+        if self.view is not None and not self._revealing:
             self.open_reveal(self.view)
 
     # The end ---------------------------------------------------------------------------

@@ -1,0 +1,95 @@
+"""A whole Kitten Me! game against two bots, by keys, through the real app, host and client.
+
+``clowder play kitten --bots 2`` on loopback, bots acting at once. On its turn
+the player challenges when it may (c) and otherwise makes the lowest bid the
+bar offers (b, enter); every reveal is read and closed with a key; the game
+ends on the results screen, which says who won and who went out.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from engine.kitten import CHALLENGE, KittenView
+from tui.app import ClowderApp, PlayRequest
+from tui.games.kitten import KittenTable, RevealScreen
+from tui.screens.results import ResultsScreen
+
+pytestmark = pytest.mark.timeout(120)
+
+MAX_STEPS = 2000
+
+
+def solo_app(tmp_path: Path, **options: Any) -> ClowderApp:
+    return ClowderApp(
+        name="Ann",
+        config_dir=tmp_path,
+        play=PlayRequest("kitten", options, bots=2),
+        host_bind="127.0.0.1",
+        advertise=False,
+        bot_delay_s=0.0,
+    )
+
+
+async def table_of(pilot: Pilot[Any]) -> KittenTable:
+    for _ in range(200):
+        await pilot.pause()
+        for screen in pilot.app.screen_stack:
+            if (
+                isinstance(screen, KittenTable)
+                and screen.view
+                and screen.view["phase"] != "waiting"
+            ):
+                return screen
+    raise AssertionError("the table never showed a view")
+
+
+async def answered(pilot: Pilot[Any], table: KittenTable, before: KittenView) -> None:
+    """Wait (up to 10 s, for a busy machine) until the host's answer replaces ``before``."""
+    for _ in range(1000):
+        if table.view is not before:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the host never answered the move")
+
+
+async def test_a_whole_game_against_two_bots_by_keys_ends_at_the_results(tmp_path: Path) -> None:
+    app = solo_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await table_of(pilot)
+        reveals = 0
+        for _ in range(MAX_STEPS):
+            await pilot.pause()
+            if isinstance(app.screen, ResultsScreen):
+                break
+            if isinstance(app.screen, RevealScreen):
+                reveals += 1
+                await pilot.press("space")
+                continue
+            view = table.view
+            assert view is not None
+            if app.screen is table and view["turn"] == view["seat"] and view["outcome"] is None:
+                if {"type": CHALLENGE} in view["legal"]:
+                    await pilot.press("c")
+                else:
+                    await pilot.press("b", "enter")
+                await answered(pilot, table, view)
+        else:
+            raise AssertionError("the game did not end")
+        view = table.view
+        assert view is not None and view["outcome"] is not None
+        assert reveals >= 9  # 3 players of 5 cards: at least 10 cards lost, the last before
+        results = app.screen
+        assert isinstance(results, ResultsScreen)
+        assert any("last player with cards" in line for line in results.lines)
+        assert any(line.startswith("  2.") for line in results.lines)  # two went out, in order
+        await pilot.press("enter")  # leave: `clowder play` ends
+        for _ in range(50):
+            await pilot.pause()
+            if app.return_code is not None:
+                break
+    assert app.return_code == 0
