@@ -17,8 +17,10 @@ from tests.tui.harness import (
     blackcat_view,
     catchy_view,
 )
+from tests.tui.test_kitten_table import DAN_BIDS, kitten_view
 from tui.games import screen_class
 from tui.games.blackcat import BlackCatTable
+from tui.games.kitten import KittenTable
 
 SIZE = (80, 24)
 
@@ -44,6 +46,11 @@ def test_blackcat_snapshot_three_players_mid_game(snap_compare: Any) -> None:
     view = blackcat_view(takes, players=BLACKCAT_PLAYERS)
     app = TableHarness(view, presence=[], screen=BlackCatTable)
     assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_kitten_snapshot_four_players_bid_bar_open(snap_compare: Any) -> None:
+    app = TableHarness(kitten_view(DAN_BIDS), presence=[], screen=KittenTable)
+    assert snap_compare(app, terminal_size=SIZE, press=["b", "up"])
 
 
 def test_generic_table_snapshot_for_a_game_without_its_own_screen(snap_compare: Any) -> None:
