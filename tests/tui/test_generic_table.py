@@ -22,6 +22,7 @@ from tui.app import ClowderApp, PlayRequest
 from tui.games import has_screen, own_screens, screen_class
 from tui.games.blackcat import BlackCatTable
 from tui.games.catchy import CatchyTable
+from tui.games.kitten import KittenTable
 from tui.screens.generic import GenericTable, RealtimeGenericTable, action_label, field_lines
 from tui.screens.info import InfoScreen
 from tui.screens.realtime import RealtimeTable
@@ -61,7 +62,11 @@ def text_of(widget: object) -> str:
 
 
 def test_each_game_is_shown_by_its_own_screen_or_the_generic_table(toy: ToyGame) -> None:
-    assert own_screens() == {"blackcat": BlackCatTable, "catchy": CatchyTable}
+    assert own_screens() == {
+        "blackcat": BlackCatTable,
+        "catchy": CatchyTable,
+        "kitten": KittenTable,
+    }
     assert screen_class("catchy") is CatchyTable
     generic = screen_class("toy")
     assert issubclass(generic, GenericTable) and not issubclass(generic, RealtimeTable)
