@@ -13,12 +13,16 @@ figure to compare between machines and over time.
 
 from __future__ import annotations
 
+import json
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 from engine import registry
+from engine.bots import make_bot
 from engine.core import Game, Rng, Seat, clone, replay
 from engine.selfplay import Playout, game_seed, player_names, run_game
 from tests.perf.report import Report
@@ -89,10 +93,78 @@ def measure_game(name: str, quick: bool) -> dict[str, Any]:
     }
 
 
+KIITOS_COLUMNS = ["kiitos_load_ms", "kiitos_lookup_us", "kiitos_mem_mb", "kiitos_bot_p99_ms"]
+KIITOS_GOALS = (
+    "kiitos goals: load <= 300 ms, lookup <= 2 us, memory growth <= 60 MB, bot p99 <= 100 ms"
+)
+KIITOS_PROBE = """
+import json, resource, time, timeit
+def rss():
+    with open('/proc/self/statm') as statm:
+        return int(statm.read().split()[1]) * resource.getpagesize()
+before = rss()
+started = time.perf_counter()
+from engine.kiitos_words import dictionary
+words = dictionary()
+load = time.perf_counter() - started
+probe = ['website', 'xyzzyq', 'neighbourhood', 'aardvark', 'zymurgy', 'cats']
+count = 100_000
+lookup = min(
+    timeit.timeit(f'{word!r} in words', globals={'words': words}, number=count) / count
+    for word in probe
+)
+words.common.containing('ing'), words.everything.containing('ing')
+print(json.dumps({'load': load, 'lookup': lookup, 'grown': rss() - before}))
+"""
+"""Kiitos' dictionary in a fresh process: load time, one lookup (the fastest of a few words'
+means, in a bisect all cost about the same), and the resident memory it and the bots'
+word lists add."""
+
+
+def measure_kiitos(quick: bool) -> dict[str, Any]:
+    """Kiitos' dictionary figures (:data:`KIITOS_PROBE`) and its bot's move time.
+
+    The bot's choices are timed on the positions of bot-against-bot games
+    (every seat's view before each accepted action); the first move, which
+    builds the word lists, is included.
+    """
+    result = subprocess.run(
+        [sys.executable, "-c", KIITOS_PROBE], capture_output=True, text=True, check=True
+    )
+    probe = json.loads(result.stdout)
+    game = registry.get("kiitos")
+    bots = ["kiitos", "kiitos"]
+    bot = make_bot(game, "kiitos", SEED)
+    times: list[float] = []
+    for index in range(1 if quick else 5):
+        seed = game_seed(SEED, index)
+        playout = run_game(game, bots, seed, record=True)
+        state = game.new_game(player_names(bots), seed)
+        for seat, action, now in playout.entries:
+            state, _ = game.tick(state, now)
+            if seat is None or action is None:
+                continue
+            view = game.view(state, seat)
+            started = time.perf_counter()
+            bot.choose(view)
+            times.append(time.perf_counter() - started)
+            state, _ = game.apply(state, seat, action, now)
+    times.sort()
+    return {
+        "kiitos_load_ms": probe["load"] * 1000,
+        "kiitos_lookup_us": probe["lookup"] * 1e6,
+        "kiitos_mem_mb": probe["grown"] / 1e6,
+        "kiitos_bot_p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))] * 1000,
+    }
+
+
 def measure(quick: bool) -> Report:
     """Every registered game, random against random; see the module docstring."""
     sizes = QUICK if quick else FULL
     rows = [measure_game(name, quick) for name in registry.names()]
+    kiitos = [row for row in rows if row["game"] == "kiitos"]
+    for row in kiitos:
+        row.update(measure_kiitos(quick))
     return Report(
         name="engine",
         columns=[
@@ -104,6 +176,7 @@ def measure(quick: bool) -> Report:
             "apply_per_s",
             "ref_ops_per_s",
             "actions_per_ref",
+            *(KIITOS_COLUMNS if kiitos else []),
         ],
         rows=rows,
         notes=[
@@ -112,5 +185,6 @@ def measure(quick: bool) -> Report:
             "apply_per_s: the same actions replayed through apply/tick only",
             "ref_ops_per_s: a fixed pure-Python workload timed in each run; "
             "actions_per_ref = actions_per_s / ref_ops_per_s compares machines",
+            *([KIITOS_GOALS] if kiitos else []),
         ],
     )
