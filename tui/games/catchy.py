@@ -10,32 +10,30 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import Any, ClassVar
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.catchy import JOKER, STARTING, CatchyView, card_name, number
 from tui.screens.table import TCSS_DIR, TableScreen
-from tui.widgets.cards import CardFace, blank_lines, card_lines, compact_backs, row
+from tui.widgets.cards import CardArea, CardFace, blank_lines, card_lines, compact_backs, row
 from tui.widgets.hand import Hand
 from tui.widgets.log import GameLog
+from tui.widgets.look import Look, component_classes, component_style, read_look
 from tui.widgets.prompt import PromptLine
 from tui.widgets.scores import Scoreboard, ScoreLine
 
 CAT_MARK = "^.^"
 """Odd cards show a cat (it matters: two odd cards flip the cat)."""
 
-FACE_STYLES = {
-    "R": "bold bright_white on red",
-    "G": "bold black on green",
-    "B": "bold bright_white on blue",
-}
-JOKER_STYLE = "bold black on yellow"
-MOOD_STYLES = {"red": "bold bright_white on red", "blue": "bold bright_white on blue"}
+COLOURS = {"R": "red", "G": "green", "B": "blue"}
+"""Each suit's card look (:data:`~tui.widgets.cards.FACE_LOOKS`); the cat's sides too."""
+LOOKS = ("muted", "turn")
+"""The table's own looks (component classes ``catchy--NAME``): asides, and whose turn it is."""
 
 RULES = """
 Two players lure a fickle cat into their arms. Each round: three cards are
@@ -67,13 +65,15 @@ Starting card, 1-3 (or s then 1-3) take that course card; r rules; q leaves.
 def face(card: str) -> CardFace:
     """How a Catchy! card looks: ``R 3`` with a cat on odd numbers; the Joker in yellow."""
     if card == JOKER:
-        return CardFace("JKR", "★3★", JOKER_STYLE, "Joker")
+        return CardFace("JKR", "★3★", name="Joker", look="yellow")
     if card == STARTING:
-        return CardFace("ST", "", "bold black on white", "Starting card")
+        return CardFace("ST", "", name="Starting card", look="white")
     if card == "?":
-        return CardFace("?", "", "bold bright_white on blue", "a face-down course card")
+        return CardFace("?", "", name="a face-down course card", look="back")
     mark = CAT_MARK if number(card) % 2 else ""
-    return CardFace(f"{card[0]} {card[1]}", mark, FACE_STYLES.get(card[0], "bold"), card_name(card))
+    return CardFace(
+        f"{card[0]} {card[1]}", mark, name=card_name(card), look=COLOURS.get(card[0], "")
+    )
 
 
 def others(view: CatchyView) -> int:
@@ -92,11 +92,19 @@ def who(view: CatchyView, seat: int | None) -> str:
     return str(players[seat]) if seat < len(players) else f"seat {seat + 1}"
 
 
-class CourseTrack(Widget):
-    """The course cards and the line the cat walks, your Arms on the left."""
+class CourseTrack(CardArea):
+    """The course cards and the line the cat walks, your Arms on the left.
+
+    The cat shows the colour of its side up (the red and blue cards' looks);
+    while the Starting card is being swapped, the course cards are lit
+    (``course--swap``).
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {*CardArea.COMPONENT_CLASSES, "course--swap"}
 
     DEFAULT_CSS = """
     CourseTrack { height: 4; }
+    CourseTrack > .course--swap { color: $background; background: $text-warning; text-style: bold; }
     """
 
     view: reactive[CatchyView | None] = reactive(None, always_update=True)
@@ -106,16 +114,18 @@ class CourseTrack(Widget):
         view = self.view
         if view is None:
             return Text("")
+        look = self.card_look
         out = Text("Course ", style="bold")
         for index, card in enumerate(view["course"]):
-            style = "bold bright_white on blue" if card == "?" else "bold black on white"
+            style = look("back") if card == "?" else look("white")
             if self.swapping:
-                style = "bold black on bright_yellow"
+                style = component_style(self, "course--swap")
             out.append(f"[{index + 1}:{'ST' if card == STARTING else '??'}]", style=style)
             out.append(" ")
         cat = view["cat"]
         side = str(cat.get("side", "red"))
-        out.append(f"  cat: {side.upper()} side up", style=MOOD_STYLES.get(side, "bold"))
+        mood = look(side) if side in ("red", "blue") else Style(bold=True)
+        out.append(f"  cat: {side.upper()} side up", style=mood)
         left_seat = view["seat"] or 0
         right_seat = 1 - left_seat
         arms = int(cat.get("arms", 3))
@@ -131,11 +141,11 @@ class CourseTrack(Widget):
         out.append("\n┃")
         for place in range(-arms, arms + 1):
             if place == shown:
-                content, style = "=^.^=", MOOD_STYLES.get(side, "reverse")
+                content, style = "=^.^=", mood
             elif abs(place) == arms:
-                content, style = "ARMS", "bold"
+                content, style = "ARMS", Style(bold=True)
             else:
-                content, style = ("◆" if place == 0 else "·"), "bright_black"
+                content, style = ("◆" if place == 0 else "·"), look("muted")
             out.append(content[:cell].center(cell), style=style)
         out.append("┃")
         steps = abs(position)
@@ -147,11 +157,11 @@ class CourseTrack(Widget):
             where = f"the cat is {place_word} {who(view, toward)}".replace("in you", "in your arms")
             if steps >= arms and toward != view["seat"]:
                 where += "'s arms"
-        out.append("\n" + where, style="bright_black")
+        out.append("\n" + where, style=look("muted"))
         return out
 
 
-class TrickArea(Widget):
+class TrickArea(CardArea):
     """The trick under way (or the last one, dimmed, with how it went)."""
 
     DEFAULT_CSS = """
@@ -164,6 +174,7 @@ class TrickArea(Widget):
         view = self.view
         if view is None:
             return Text("")
+        look = self.card_look
         trick = view["trick"]
         tricks = view["tricks"]
         done = len(tricks)
@@ -173,14 +184,14 @@ class TrickArea(Widget):
             title = Text(f"Trick {min(done + 1, total)} of {total}", style="bold")
             if trick:
                 title.append(f" · {who(view, leader)} led".replace("you led", "you led"))
-            cards = [card_lines(face(card)) for card in trick]
-            cards += [blank_lines() for _ in range(2 - len(trick))]
+            cards = [card_lines(face(card), look=look) for card in trick]
+            cards += [blank_lines(look) for _ in range(2 - len(trick))]
             notes = ""
         else:
             last = tricks[-1]
             title = Text(f"Trick {done} of {total} done", style="bold")
             title.append(f" · {who(view, last['leader'])} led", style="")
-            cards = [card_lines(face(card), dim=False) for card in last["cards"]]
+            cards = [card_lines(face(card), look=look) for card in last["cards"]]
             notes = trick_summary(view, last)
         body = row(cards)
         out = title
@@ -231,6 +242,12 @@ class CatchyTable(TableScreen[CatchyView]):
     """The Catchy! table for one seat (or a spectator)."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", TCSS_DIR / "catchy.tcss"]
+    COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("catchy", LOOKS)
+    DEFAULT_CSS = """
+    CatchyTable > .catchy--muted { color: $text-muted; }
+    CatchyTable > .catchy--turn { color: $text-warning; text-style: bold; }
+    """
+    """Here, not in ``catchy.tcss``: a screen's CSS file comes after its first view is drawn."""
     game = "catchy"
     rules_text = RULES
 
@@ -264,7 +281,13 @@ class CatchyTable(TableScreen[CatchyView]):
 
     # Drawing -------------------------------------------------------------------
 
+    @property
+    def look(self) -> Look:
+        """The table's looks (read when drawn; Textual caches them until the styles change)."""
+        return read_look(self, "catchy", LOOKS)
+
     def show(self, view: CatchyView) -> None:
+        look = self.look
         seat = view["seat"]
         players = view["players"]
         opponent = others(view)
@@ -272,14 +295,18 @@ class CatchyTable(TableScreen[CatchyView]):
         phase = view["phase"]
         title = Text(f"{self.game_title} · Round {view['round']}", style="bold")
         if seat is None:
-            title.append(" · watching", style="bright_black")
+            title.append(" · watching", style=look("muted"))
         self.query_one("#title", Static).update(title)
         counts = view["hand_counts"]
         opponent_line = Text(players[opponent] if opponent < len(players) else "?", style="bold")
         opponent_line.append("  ")
-        opponent_line.append_text(compact_backs(counts[opponent] if opponent < len(counts) else 0))
+        backs = compact_backs(
+            counts[opponent] if opponent < len(counts) else 0,
+            look=self.query_one(Hand).card_look,  # the same backs as every card drawn here
+        )
+        opponent_line.append_text(backs)
         if turn == opponent:
-            opponent_line.append("  ◀ to play", style="bold bright_yellow")
+            opponent_line.append("  ◀ to play", style=look("turn"))
         self.query_one("#opponent", Static).update(opponent_line)
         self.query_one(CourseTrack).swapping = self.swapping
         self.query_one(CourseTrack).view = view
@@ -298,7 +325,7 @@ class CatchyTable(TableScreen[CatchyView]):
         else:
             label = Text("Your hand", style="bold")
             if my_turn and phase == "play":
-                label.append("  ▶ your turn", style="bold bright_yellow")
+                label.append("  ▶ your turn", style=look("turn"))
         self.query_one("#hand-label", Static).update(label)
         hand.dimmed = frozenset(dimmed)
         hand.cards = tuple(own)
@@ -324,7 +351,7 @@ class CatchyTable(TableScreen[CatchyView]):
         last = view["last_round"]
         panel = self.query_one("#last-round", Static)
         if not last:
-            panel.update(Text("No round finished yet", style="bright_black"))
+            panel.update(Text("No round finished yet", style=self.look("muted")))
             return
         points = last.get("points") or [0, 0]
         gained = ", ".join(

@@ -18,13 +18,19 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from net.text import clean_text
 from tui.screens.dialogs import AddressDialog, CreateDialog, NameDialog, NewTable
 from tui.screens.table import TCSS_DIR
+
+MUTED = "$foreground-muted"
+"""A host's second line (where it was found, its tables): the theme's text colour, partly
+see-through, so it reads on a highlighted row too (``$text-muted`` turns solid in a label)."""
 
 
 @dataclass(frozen=True)
@@ -52,7 +58,7 @@ def seats_text(seats: Sequence[dict[str, Any]]) -> str:
     """
     parts = []
     for seat in seats:
-        name = seat.get("name")
+        name = clean_text(str(seat.get("name") or ""))
         if not name:
             continue
         if seat.get("human") and not seat.get("connected"):
@@ -72,7 +78,8 @@ def table_row(table: dict[str, Any]) -> tuple[str, str, str, str]:
     if watchers:
         status += f", {watchers} watch"
     title = str(table.get("title") or table.get("game", "?"))
-    return (str(table.get("id", "?")), title, seats_text(table.get("seats") or []), status)
+    cells = (str(table.get("id", "?")), title, seats_text(table.get("seats") or []), status)
+    return (clean_text(cells[0]), clean_text(cells[1]), cells[2], clean_text(cells[3]))
 
 
 COLUMNS = (("id", 3), ("game", 10), ("players", 14), ("status", 16))
@@ -184,14 +191,13 @@ class LobbyScreen(Screen[None]):
         before = self.selected.key if widget.option_count and self.selected else None
         widget.clear_options()
         for entry in self.hosts:
-            label = Text(entry.name, style="bold")
             origin = {"yours": "this computer", "address": "by address"}.get(entry.origin, "")
-            detail = origin or entry.summary
-            if detail:
-                label.append(f"\n  {detail}", style="bright_black")
+            detail = origin or clean_text(entry.summary)
+            second = f"\n  {detail}" if detail else ""
+            label = Content.assemble((clean_text(entry.name), "bold"), (second, MUTED))
             widget.add_option(Option(label, id=entry.key))
         if not self.hosts:
-            widget.add_option(Option(Text("(none yet)", style="bright_black"), disabled=True))
+            widget.add_option(Option(Content.styled("(none yet)", MUTED), disabled=True))
             self._show_tables(None)
             return
         keys = [entry.key for entry in self.hosts]
@@ -219,7 +225,8 @@ class LobbyScreen(Screen[None]):
             title.update("Tables")
             rows: list[tuple[str, str, str, str]] = []
         else:
-            title.update(Text(f"Tables on {host.name} ({host.endpoint})", style="bold"))
+            shown = clean_text(f"Tables on {host.name} ({host.endpoint})")
+            title.update(Text(shown, style="bold"))
             rows = [table_row(table) for table in self.tables.get(host.key, [])]
         if problem:
             self.status(problem)
@@ -235,7 +242,7 @@ class LobbyScreen(Screen[None]):
 
     def status(self, text: str) -> None:
         if self._ready:
-            self.query_one("#lobby-status", Static).update(text)
+            self.query_one("#lobby-status", Static).update(clean_text(text))
 
     # Intents up ---------------------------------------------------------------
 

@@ -1,8 +1,11 @@
-"""Cards drawn with rich: a face is a label, a mark and a style; the layout is shared.
+"""Cards drawn with rich: a face is a label, a mark and a look; the layout is shared.
 
 A game maps its card codes to :class:`CardFace` (colour *and* letters, so a
 card reads the same in a 16-colour or colourless terminal); this module only
-draws. A card is :data:`CARD_WIDTH` cells wide and :data:`CARD_HEIGHT` high::
+draws. The colours are the component classes of :class:`CardArea`, the base
+of every widget that draws cards (a red, green, blue, yellow and white face,
+a back, the edge, the cursor's edge, muted). A card is :data:`CARD_WIDTH`
+cells wide and :data:`CARD_HEIGHT` high::
 
     ╭1──╮
     │R 3│
@@ -14,33 +17,79 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
+from textual.widget import Widget
+
+from tui.widgets.look import PLAIN, Look, component_classes, read_look
 
 CARD_WIDTH = 5
 CARD_HEIGHT = 4
 INNER = CARD_WIDTH - 2
 GAP = 1
-BACK_STYLE = "bright_white on blue"
-BORDER_STYLE = "bright_white"
-SELECTED_BORDER = "bold bright_yellow"
-DIM_STYLE = "bright_black"
+
+FACE_LOOKS = ("red", "green", "blue", "yellow", "white")
+"""The face colours a game may give a card (``CardFace.look``); cards of a colour look alike."""
+CARD_LOOKS = (*FACE_LOOKS, "back", "edge", "selected", "dim", "muted")
+"""Every look :class:`CardArea` reads: faces, the back, a card's edge, the cursor's edge,
+a card that may not be played (and an empty slot), words said in passing."""
 
 
 @dataclass(frozen=True, slots=True)
 class CardFace:
-    """How one card looks: ``label`` (e.g. ``R 3``) over ``mark`` (e.g. ``^.^``), in ``style``."""
+    """How one card looks: ``label`` (e.g. ``R 3``) over ``mark`` (e.g. ``^.^``).
+
+    ``look`` names its colour, one of :data:`FACE_LOOKS` or ``back`` (from the
+    stylesheet); a face without one is drawn plain in ``style``.
+    """
 
     label: str
     mark: str = ""
     style: str = "bold"
     name: str = ""
     """The card's name for people (``Red 3``), for prompts and screen readers."""
+    look: str = ""
+
+
+class CardArea(Widget):
+    """A widget that draws cards: the card looks are its component classes (``card--red``...).
+
+    The face colours are fixed, not the theme's: a red card stays red whatever
+    the theme, and each is a colour that a 16-colour terminal turns into the
+    same colour (bright red, green, blue, yellow, white), with bold text in
+    black or white on it. A game may restyle them in its own ``.tcss``.
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("card", CARD_LOOKS)
+
+    DEFAULT_CSS = """
+    CardArea > .card--red { color: #ffffff; background: #d32f2f; text-style: bold; }
+    CardArea > .card--green { color: #000000; background: #4caf50; text-style: bold; }
+    CardArea > .card--blue { color: #ffffff; background: #1e63d6; text-style: bold; }
+    CardArea > .card--yellow { color: #000000; background: #fdd835; text-style: bold; }
+    CardArea > .card--white { color: #000000; background: #e0e0e0; text-style: bold; }
+    CardArea > .card--back { color: $foreground; background: $primary-muted; text-style: bold; }
+    CardArea > .card--edge { color: $foreground; }
+    CardArea > .card--selected { color: $text-warning; text-style: bold; }
+    CardArea > .card--dim { color: $text-disabled; }
+    CardArea > .card--muted { color: $text-muted; }
+    """
+
+    @property
+    def card_look(self) -> Look:
+        """The card looks from the stylesheet (pass to :func:`card_lines` and friends)."""
+        return read_look(self, "card", CARD_LOOKS)
 
 
 def _fit(text: str) -> str:
     return text[:INNER].center(INNER)
+
+
+def face_style(face: CardFace, look: Look = PLAIN) -> Style:
+    """The style a face is drawn in: its look from the stylesheet, else its own ``style``."""
+    return look(face.look) if face.look else Style.parse(face.style)
 
 
 def card_lines(
@@ -50,16 +99,18 @@ def card_lines(
     dim: bool = False,
     selected: bool = False,
     barred: bool = False,
+    look: Look = PLAIN,
 ) -> list[Text]:
     """The :data:`CARD_HEIGHT` lines of one card.
 
     ``index`` is shown in the top border (the key that picks it), ``dim``
     greys the card out (it may not be played now), ``barred`` adds a cross
     to the bottom border so a dimmed card also reads as such without colour,
-    ``selected`` draws a heavy, bright border.
+    ``selected`` draws a heavy, bright border. ``look`` is the drawing
+    widget's :attr:`CardArea.card_look` (plain by default, for tests).
     """
-    border = SELECTED_BORDER if selected else (DIM_STYLE if dim else BORDER_STYLE)
-    face_style = Style.parse(DIM_STYLE) if dim else Style.parse(face.style)
+    border = look("selected") if selected else look("dim" if dim else "edge")
+    inside = look("dim") if dim else face_style(face, look)
     if selected:
         top, bottom, side = "┏━━━┓", ("┗━x━┛" if barred else "┗━━━┛"), "┃"
         if index:
@@ -68,29 +119,22 @@ def card_lines(
         top = "╭" + (index[:1] + "──" if index else "───") + "╮"
         bottom = "╰─x─╯" if barred else "╰───╯"
         side = "│"
-    lines = [Text(top, style=border)]
+    lines = [Text.assemble((top, border))]
     for content in (face.label, face.mark):
-        line = Text(side, style=border)
-        line.append(_fit(content), style=face_style)
-        line.append(side, style=border)
-        lines.append(line)
-    lines.append(Text(bottom, style=border))
+        lines.append(Text.assemble((side, border), (_fit(content), inside), (side, border)))
+    lines.append(Text.assemble((bottom, border)))
     return lines
 
 
-def back_lines(*, style: str = BACK_STYLE) -> list[Text]:
-    """A face-down card: the same size as a face, its pattern in ``style``."""
-    return card_lines(CardFace("░░░", "░░░", style))
+def back_lines(*, look: Look = PLAIN) -> list[Text]:
+    """A face-down card: the same size as a face, its pattern in the ``back`` look."""
+    return card_lines(CardFace("░░░", "░░░", look="back"), look=look)
 
 
-def blank_lines() -> list[Text]:
+def blank_lines(look: Look = PLAIN) -> list[Text]:
     """An empty slot the size of a card (a dotted outline)."""
-    return [
-        Text("┌╌╌╌┐", style=DIM_STYLE),
-        Text("╎   ╎", style=DIM_STYLE),
-        Text("╎   ╎", style=DIM_STYLE),
-        Text("└╌╌╌┘", style=DIM_STYLE),
-    ]
+    dim = look("dim")
+    return [Text(line, style=dim) for line in ("┌╌╌╌┐", "╎   ╎", "╎   ╎", "└╌╌╌┘")]
 
 
 def row(cards: Sequence[list[Text]], *, gap: int = GAP, captions: Sequence[str] = ()) -> Text:
@@ -118,14 +162,14 @@ def row(cards: Sequence[list[Text]], *, gap: int = GAP, captions: Sequence[str] 
     return out
 
 
-def compact_backs(count: int, *, limit: int = 12, style: str = BACK_STYLE) -> Text:
+def compact_backs(count: int, *, limit: int = 12, look: Look = PLAIN) -> Text:
     """``count`` face-down cards on one line (an opponent's hand), with the number in words."""
     shown = min(count, limit)
     out = Text()
     for position in range(shown):
         if position:
             out.append(" ")
-        out.append("▒▒", style=style)
+        out.append("▒▒", style=look("back"))
     if count > limit:
         out.append(f" +{count - limit}")
     out.append(f"  {count} card{'s' if count != 1 else ''}")

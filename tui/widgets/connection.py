@@ -3,25 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from net.text import clean_text
+from tui.widgets.look import PLAIN, Look, component_classes, read_look
 
-def seat_text(seat: dict[str, Any], *, you: bool) -> Text:
+LOOKS = ("up", "down", "muted")
+"""Connected (●), gone (○, away: bold too, so it reads without colour), separators and bots."""
+
+
+def seat_text(seat: dict[str, Any], *, you: bool, look: Look = PLAIN) -> Text:
     """``Ann 3ms`` / ``Tom bot`` / ``Bea away (bot covers)`` for one seat of ``Presence``."""
-    name = seat.get("name") or "(free)"
+    name = clean_text(str(seat.get("name") or "(free)"))
     out = Text(name + ("*" if you else ""), style="bold" if you else "")
     if seat.get("bot") and not seat.get("human"):
-        out.append(" bot", style="bright_black")
+        out.append(" bot", style=look("muted"))
     elif not seat.get("connected"):
         cover = " (bot covers)" if seat.get("covered") else ""
-        out.append(f" away{cover}", style="bold bright_red")
+        out.append(f" away{cover}", style=look("down"))
     else:
         rtt = seat.get("rtt_ms")
-        out.append(" ●", style="bright_green")
+        out.append(" ●", style=look("up"))
         out.append(f" {rtt:.0f}ms" if isinstance(rtt, int | float) else " --ms")
     return out
 
@@ -29,8 +35,13 @@ def seat_text(seat: dict[str, Any], *, you: bool) -> Text:
 class ConnectionLine(Widget):
     """``● 127.0.0.1:7707 · Ann* 1ms · Tom bot``; ``○ reconnecting...`` when the link is down."""
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("connection", LOOKS)
+
     DEFAULT_CSS = """
     ConnectionLine { height: 1; }
+    ConnectionLine > .connection--up { color: $success; }
+    ConnectionLine > .connection--down { color: $error; text-style: bold; }
+    ConnectionLine > .connection--muted { color: $text-muted; }
     """
 
     connected: reactive[bool] = reactive(True)
@@ -47,13 +58,12 @@ class ConnectionLine(Widget):
         self.seats = tuple(dict(seat) for seat in seats)
 
     def render(self) -> Text:
+        look = read_look(self, "connection", LOOKS)
         if self.connected:
-            out = Text("● ", style="bright_green")
-            out.append(self.detail or "connected")
+            out = Text.assemble(("● ", look("up")), self.detail or "connected")
         else:
-            out = Text("○ ", style="bold bright_red")
-            out.append(self.detail or "disconnected", style="bold bright_red")
+            out = Text.assemble(("○ ", look("down")), (self.detail or "disconnected", look("down")))
         for index, seat in enumerate(self.seats):
-            out.append(" · ", style="bright_black")
-            out.append_text(seat_text(seat, you=index == self.you))
+            out.append(" · ", style=look("muted"))
+            out.append_text(seat_text(seat, you=index == self.you, look=look))
         return out

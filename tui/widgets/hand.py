@@ -14,12 +14,11 @@ from rich.text import Text
 from textual import events
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widget import Widget
 
-from tui.widgets.cards import CARD_HEIGHT, CARD_WIDTH, GAP, CardFace, card_lines, row
+from tui.widgets.cards import CARD_HEIGHT, CARD_WIDTH, GAP, CardArea, CardFace, card_lines, row
 
 
-class Hand(Widget):
+class Hand(CardArea):
     """The cards the player holds, drawn side by side, numbered 1-9 for the keyboard."""
 
     DEFAULT_CSS = """
@@ -67,8 +66,9 @@ class Hand(Widget):
             self.cursor = (self.cursor + delta) % len(self.cards)
 
     def render(self) -> Text:
+        look = self.card_look
         if not self.cards:
-            return Text("(no cards)", style="bright_black")
+            return Text("(no cards)", style=look("muted"))
         drawn = [
             card_lines(
                 self.face_of(card),
@@ -76,6 +76,7 @@ class Hand(Widget):
                 dim=card in self.dimmed,
                 barred=card in self.dimmed,
                 selected=self.show_cursor and position == self.cursor,
+                look=look,
             )
             for position, card in enumerate(self.cards)
         ]

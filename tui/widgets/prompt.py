@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
+
+from tui.widgets.look import component_style
 
 
 class PromptLine(Widget):
     """One line. An error (``! You must follow red``) stays until the next prompt replaces it."""
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"prompt--error"}
+
     DEFAULT_CSS = """
-    PromptLine { height: 1; }
+    PromptLine { height: 1; text-style: bold; }
+    PromptLine > .prompt--error { color: $error; text-style: bold; }
     """
 
     text: reactive[str] = reactive("")
@@ -28,5 +35,5 @@ class PromptLine(Widget):
 
     def render(self) -> Text:
         if self.error:
-            return Text(f"! {self.error}", style="bold bright_red")
-        return Text(self.text, style="bold")
+            return Text(f"! {self.error}", style=component_style(self, "prompt--error"))
+        return Text(self.text)

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
+
+from net.text import clean_text
+from tui.widgets.look import component_classes, read_look
+
+LOOKS = ("turn", "note")
+"""The ▶ marking whose turn it is, and the short notes after a score."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,8 +32,12 @@ class ScoreLine:
 class Scoreboard(Widget):
     """Players and scores, one per line: ``▶ Ann (you)  3/7``. The turn is marked by ▶ and bold."""
 
+    COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("scores", LOOKS)
+
     DEFAULT_CSS = """
     Scoreboard { height: auto; }
+    Scoreboard > .scores--turn { color: $text-warning; text-style: bold; }
+    Scoreboard > .scores--note { color: $text-muted; }
     """
 
     lines: reactive[tuple[ScoreLine, ...]] = reactive(tuple, layout=True)
@@ -37,15 +48,16 @@ class Scoreboard(Widget):
         self.lines = tuple(lines)
 
     def render(self) -> Text:
+        look = read_look(self, "scores", LOOKS)
         out = Text()
         goal = f"/{self.target}" if self.target is not None else ""
         for position, line in enumerate(self.lines):
             if position:
                 out.append("\n")
-            out.append("▶ " if line.turn else "  ", style="bold bright_yellow")
-            label = line.name + (" (you)" if line.you else "")
+            out.append("▶ " if line.turn else "  ", style=look("turn"))
+            label = clean_text(line.name) + (" (you)" if line.you else "")
             out.append(label[:16].ljust(16), style="bold" if line.turn else "")
             out.append(f"{line.score:>2}{goal}", style="bold")
             if line.note:
-                out.append(f" {line.note}", style="bright_black")
+                out.append(f" {line.note}", style=look("note"))
         return out
