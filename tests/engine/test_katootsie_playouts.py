@@ -109,8 +109,8 @@ def playout(
         if check:
             check_secrecy(GAME, state, events)
             check_order_secret(state, events)
-            for seat in (None, 0):
-                check_view(GAME, state, seat)
+            for viewer in (None, 0):
+                check_view(GAME, state, viewer)
         check_invariants(state)
     raise AssertionError("the game did not end")
 
