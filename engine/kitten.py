@@ -48,7 +48,7 @@ Secrecy
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypedDict
 
 from engine.core import (
@@ -258,6 +258,18 @@ class KittenState(GameState):
     entry carries ``cards`` (only its drawer, or giver and taker, see them) and ``count``."""
     last_reveal: dict[str, Any] | None = None
     winner: Seat | None = None
+    named: list[str] = field(default_factory=list)
+    """Cards whose names this game has written in a public sentence (see :meth:`Kitten.hidden`)."""
+    named_to: list[list[str]] = field(default_factory=list)
+    """Per seat: cards whose names it was told in a private sentence."""
+
+    def name_cards(self, codes: list[str], seats: list[Seat] | None = None) -> None:
+        """Note that a sentence names ``codes``, for everyone or for ``seats`` only."""
+        for seat in range(len(self.players)) if seats is None else seats:
+            while len(self.named_to) < len(self.players):
+                self.named_to.append([])
+            target = self.named if seats is None else self.named_to[seat]
+            target.extend(code for code in dict.fromkeys(codes) if code not in target)
 
 
 class Kitten(Game[KittenState]):
@@ -310,6 +322,7 @@ class Kitten(Game[KittenState]):
             deck=[],
             bids=[],
             played=[],
+            named_to=[[] for _ in players],
         )
         self._deal(state, [])
         return state
@@ -411,6 +424,7 @@ class Kitten(Game[KittenState]):
         state.hands[seat].remove(card)
         if card == SKIP:
             state.played.append({"seat": seat, "card": card})
+            state.name_cards([card])
             state.record(
                 events,
                 "play",
@@ -443,6 +457,7 @@ class Kitten(Game[KittenState]):
         drawn, state.deck = state.deck[:count], state.deck[count:]
         state.hands[seat].extend(drawn)
         state.played.append({"seat": seat, "card": DRAW_3, "count": count, "cards": drawn})
+        state.name_cards([DRAW_3])
         state.record(
             events,
             "play",
@@ -453,6 +468,7 @@ class Kitten(Game[KittenState]):
         )
         if drawn:
             names = ", ".join(card_name(code) for code in drawn)
+            state.name_cards(drawn, [seat])
             state.record(events, "drawn", f"You drew {names}.", [seat], cards=list(drawn))
 
     def _go_fish(
@@ -474,6 +490,7 @@ class Kitten(Game[KittenState]):
             }
         )
         plural = THING_WORDS[thing][1]
+        state.name_cards([GO_FISH])
         state.record(
             events,
             "play",
@@ -487,6 +504,7 @@ class Kitten(Game[KittenState]):
         )
         if given:
             names = ", ".join(card_name(code) for code in given)
+            state.name_cards(given, [seat, target])
             state.record(
                 events,
                 "handed",
@@ -612,7 +630,7 @@ class Kitten(Game[KittenState]):
             loser, correct = caller, bidder
             changes.append({"seat": caller, "delta": -1, "reason": "Purrfect was wrong"})
         for _ in range(state.hands[correct].count(HANG_IN_THERE)):
-            changes.append({"seat": correct, "delta": 1, "reason": "Hang In There"})
+            changes.append({"seat": correct, "delta": 1, "reason": SPECIAL_NAMES[HANG_IN_THERE]})
         return changes, loser, correct
 
     def _settle(self, state: KittenState, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -644,8 +662,10 @@ class Kitten(Game[KittenState]):
         for hand in hands:
             why = ""
             if hand["cant_see_me"]:
+                state.name_cards([CANT_SEE_ME])
                 why = f" ({SPECIAL_NAMES[CANT_SEE_ME]})"
             elif hand["doublings"]:
+                state.name_cards([DOUBLE_TROUBLE])
                 times = 2 ** hand["doublings"]
                 why = f" ({SPECIAL_NAMES[DOUBLE_TROUBLE]} x{times})"
             parts.append(f"{state.name(hand['seat'])} {hand['adds']}{why}")
@@ -657,6 +677,7 @@ class Kitten(Game[KittenState]):
         else:
             flip = f"+{value(flipped, thing)}"
         plural = THING_WORDS[thing][1]
+        state.name_cards([flipped])
         return (
             f"Reveal, {plural}: {', '.join(parts)}; {state.name(state.dealer)} flips"
             f" {card_name(flipped)} ({flip}); total {total}."
@@ -685,6 +706,8 @@ class Kitten(Game[KittenState]):
                 if total == count
                 else f"{total} is not exactly {count}: no Purrfect."
             )
+        if any(change["reason"] == SPECIAL_NAMES[HANG_IN_THERE] for change in changes + refused):
+            state.name_cards([HANG_IN_THERE])
         said = []
         for change in changes:
             verb = "loses" if change["delta"] < 0 else "gains"
@@ -788,34 +811,26 @@ class Kitten(Game[KittenState]):
         return shown
 
     def hidden(self, state: KittenState, seat: Seat | None) -> Secrets:
-        """Other hands and the deck, less every code or name the seat meets elsewhere.
+        """Other hands and the deck, less every card the seat may legitimately meet.
 
-        Codes repeat (four Single Blue Hats, both decks), and the last reveal
-        and the log stay visible into the next round, so a card seen anywhere
-        by this seat is left out: what remains is unambiguous.
+        Codes repeat (four Single Blue Hats, both decks), so a card is a secret
+        only if its code is nowhere in what the seat may see now (its hand, the
+        specials played, what changed hands with it, the last reveal) and its
+        name was never written in a sentence for it (:attr:`KittenState.named`).
+        Both come from the game's own records, never from the log, so a card
+        leaked by an event or a log line is caught, not excused.
         """
         secret = [code for other, hand in enumerate(state.hands) if other != seat for code in hand]
         secret.extend(state.deck)
-        seen: set[str] = set()
+        seen = set(state.named)
         if seat is not None:
             seen.update(state.hands[seat])
+            seen.update(state.named_to[seat])
         for entry in state.played:
             seen.update(_codes(self._played_view(entry, seat)))
         if state.last_reveal is not None:
             seen.update(_codes(state.last_reveal))
-        texts = []
-        for event in state.log:
-            if event.visible_to(seat):
-                seen.update(_codes(event.data))
-                texts.append(event.text)
-        text = "\n".join(texts)
-        found: dict[str, str] = {}
-        for code in secret:
-            if code not in seen:
-                name = card_name(code)
-                if name not in text:
-                    found[code] = name
-        return found
+        return {code: card_name(code) for code in secret if code not in seen}
 
 
 def _codes(data: Mapping[str, Any]) -> list[str]:

@@ -686,3 +686,20 @@ def test_assumptions_name_every_assumed_value() -> None:
         assert needle in text
     assert GAME.assumptions == ASSUMPTIONS
     assert GAME.bots[0] == ("kitten", "engine.bots.kitten:KittenBot")
+
+
+def test_hidden_comes_from_the_game_records_not_from_the_log() -> None:
+    ann = ["hat-blue-3", "hat-red-3", "wild-1", "glasses-green-2", "bowtie-red-3"]
+    state = new([ann, NO_HATS], "glasses-blue-3")
+    # A stray log line naming a secret does not make it stop being one (so a leak is caught).
+    state.record([], "hint", "Psst: Triple Blue Hat.", card="hat-blue-3")
+    assert GAME.hidden(state, 1)["hat-blue-3"] == "Triple Blue Hat"
+
+
+def test_names_told_to_a_seat_are_no_longer_its_secrets() -> None:
+    top = ["hat-blue-3", "wild-3", "hat-green-2"]
+    bea = ["draw-3", *NO_HATS[:4]]
+    state = new([TWO_HATS, bea], "bowtie-green-1", deck_set="deluxe", top=top)
+    state = play(bid(state, 0, 3, "hat"), 1, "draw-3")
+    assert set(top) <= set(state.named_to[1]) and not set(top) & set(state.named)
+    assert "draw-3" in state.named
