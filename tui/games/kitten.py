@@ -45,7 +45,6 @@ from engine.kitten_cards import (
     FLIP_ZERO,
     GO_FISH,
     HANG_IN_THERE,
-    PLAYABLE,
     SKIP,
     SPECIAL_NAMES,
     THING_WORDS,
@@ -111,14 +110,6 @@ SPECIAL_FACES: Mapping[str, tuple[str, str, str]] = {
     CANT_SEE_ME: ("CAN'T", "SEE", "ME"),
     HANG_IN_THERE: ("HANG", "IN", "THERE"),
     DOUBLE_TROUBLE: ("DBL", "TROU-", "BLE"),
-}
-SPECIAL_NOTES: Mapping[str, str] = {
-    SKIP: "s: pass your turn",
-    DRAW_3: "d: draw 3 for this round",
-    GO_FISH: "g: take a player's cards of a thing",
-    CANT_SEE_ME: "your hand counts 0",
-    HANG_IN_THERE: "+1 card if you are right",
-    DOUBLE_TROUBLE: "doubles your hand",
 }
 THING_SHORT: Mapping[str, str] = {
     "hat": "hat",
@@ -190,17 +181,17 @@ def own_counts(hand: Sequence[str]) -> dict[str, int]:
 
 
 def special_words(view: KittenView, entry: Mapping[str, Any]) -> str:
-    """A played special: ``Cy Skip``, ``Bea Draw 3 (3 cards)``, ``you Go Fish on Cy for red: 2``."""
+    """A played special: ``Cy: Skip``, ``Bea: Draw 3 (3)``, ``you: Go Fish on Cy for red: 2``."""
     actor = name_of(view, entry.get("seat"))
     card = str(entry.get("card"))
     name = SPECIAL_NAMES.get(card, card)
     if card == DRAW_3:
-        return f"{actor} {name} ({entry.get('count', 0)})"
+        return f"{actor}: {name} ({entry.get('count', 0)})"
     if card == GO_FISH:
         target = name_of(view, entry.get("target"))
         plural = THING_WORDS.get(str(entry.get("thing")), ("?", "?"))[1]
-        return f"{actor} {name} on {target} for {plural}: {entry.get('count', 0)}"
-    return f"{actor} {name}"
+        return f"{actor}: {name} on {target} for {plural}: {entry.get('count', 0)}"
+    return f"{actor}: {name}"
 
 
 def flip_words(reveal: RevealView) -> str:
@@ -265,18 +256,19 @@ def call_headline(view: KittenView, reveal: RevealView) -> str:
 
 
 def call_summary(view: KittenView, reveal: RevealView) -> str:
-    """The last call in two short lines for the board: what, the total, who lost a card."""
+    """The last call in two short lines: ``Bea challenged Cy's 7 hats; total 5: Cy -1 (out)``."""
     caller = capital(name_of(view, reveal["caller"]))
     verb = "challenged" if reveal["call"] == CHALLENGE else "called Purrfect on"
-    losers = [name_of(view, change["seat"]) for change in reveal["changes"] if change["delta"] < 0]
-    gainers = [name_of(view, change["seat"]) for change in reveal["changes"] if change["delta"] > 0]
-    result = ", ".join(f"{name} -1" for name in losers)
-    if gainers:
-        result += ", " + ", ".join(f"{name} +1" for name in gainers)
-    out = "".join(f", {name} out" for name in (name_of(view, seat) for seat in reveal["out"]))
+    parts = []
+    for change in reveal["changes"]:
+        name = name_of(view, change["seat"])
+        if change["delta"] > 0:
+            parts.append(f"{name} +1")
+        else:
+            parts.append(f"{name} -1" + (" (out)" if change["seat"] in reveal["out"] else ""))
     return (
-        f"Round {reveal['round']}: {caller} {verb} {bid_words(view, reveal['bid'])};"
-        f" total {reveal['total']}: {result}{out}"
+        f"{caller} {verb} {bid_words(view, reveal['bid'])};"
+        f" total {reveal['total']}: {', '.join(parts)}"
     )
 
 
@@ -709,7 +701,7 @@ class KittenTable(TableScreen[KittenView]):
         last = view["last_reveal"]
         call = Text()
         if last is not None:
-            call.append("Last call ", style="bold")
+            call.append("Last call: ", style="bold")
             call.append(call_summary(view, last))
             call.append("  v: reveal", style=look("key"))
         else:
@@ -884,21 +876,16 @@ class KittenTable(TableScreen[KittenView]):
         hand_widget.update(hand_text(hand, width, look))
         counts = own_counts(hand)
         line = Text("You add: ", style="bold")
-        for position, thing in enumerate(THINGS):
-            if position:
-                line.append(" · " if position == 3 else " ")
-            line.append(
-                f"{THING_SHORT[thing]} {counts[thing]}",
-                style="bold" if counts[thing] else look("muted"),
-            )
-        specials = [
-            code for code in dict.fromkeys(hand) if code in SPECIAL_NOTES and code not in PLAYABLE
-        ]
-        if specials and len(line) + 4 < width:
-            line.append(
-                "  " + ", ".join(SPECIAL_NOTES[code] for code in specials)[: width - len(line) - 2],
-                style=look("muted"),
-            )
+        if CANT_SEE_ME in hand:
+            line.append("nothing (Can't See Me hides your hand)", style=look("muted"))
+        else:
+            if DOUBLE_TROUBLE in hand:
+                line = Text(f"You add ({TIMES}{2 ** hand.count(DOUBLE_TROUBLE)}): ", style="bold")
+            for position, thing in enumerate(THINGS):
+                if position:
+                    line.append(" · " if position == 3 else " ")
+                style = Style(bold=True) if counts[thing] else look("muted")
+                line.append(f"{THING_SHORT[thing]} {counts[thing]}", style=style)
         note.update(line)
 
     def _players(self, view: KittenView) -> Text:
@@ -1103,6 +1090,6 @@ class KittenTable(TableScreen[KittenView]):
             lines.append(f"{players[index]} ends with {cards} card{'s' * (cards != 1)}.")
         last = view["last_reveal"]
         if last is not None:
-            lines += ["", "The last call:", call_summary(view, last)]
+            lines += ["", f"The last call (round {last['round']}):", call_summary(view, last)]
         lines += ["", "Escape: back to the table (v shows the last reveal)."]
         return lines
