@@ -617,6 +617,8 @@ class Game(ABC, Generic[S]):
     by measured reaction times instead of arrival order."""
     claim_types: ClassVar[frozenset[str]] = frozenset()
     """Real-time games: the action types that race for the open reveal."""
+    host_actions: ClassVar[frozenset[str]] = frozenset()
+    """Action types only the host applies (how a tie was settled); a player's is refused."""
 
     def new_game(
         self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
@@ -690,6 +692,25 @@ class Game(ABC, Generic[S]):
     def is_claim(self, action: Action) -> bool:
         """Whether ``action`` races for the open reveal (needs reaction stamps)."""
         return self.realtime and action.get("type") in self.claim_types
+
+    def tie_threshold_s(self, options: Mapping[str, Any]) -> float | None:
+        """Real-time games: reactions closer than this are a tie (``None``: the host's own).
+
+        A game whose rules say what a tie means (Katootsie's tie-break
+        letters) may want a wider threshold than the host's, which only
+        covers what the stamps cannot measure.
+        """
+        return None
+
+    def settle_tie(self, reveal: int, claims: Sequence[tuple[Seat, Action]]) -> Action | None:
+        """Real-time games: the action that settles ``claims`` that tied for ``reveal``.
+
+        ``claims`` are the tied seats' actions, best credited reaction first.
+        The host applies the returned action (a type in :attr:`host_actions`)
+        for the first of them. ``None`` leaves it to the host's rule: the
+        tied claim that reached the host first is applied.
+        """
+        return None
 
     @abstractmethod
     def legal_actions(self, state: S, seat: Seat) -> list[dict[str, Any]]:

@@ -58,7 +58,7 @@ sequence in anything sent).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -81,6 +81,7 @@ from engine.core import (
     action_type,
     check_deck,
     deck_orders,
+    parse_options,
     winners_by_score,
 )
 from engine.katootsie_answers import ANYWHERE, LETTERS, MAX_ANSWER_LENGTH, Verdict
@@ -310,8 +311,7 @@ class Katootsie(Game[KatootsieState]):
     )
     realtime = True
     claim_types = frozenset({"answer", "katootsie"})
-    host_actions: ClassVar[frozenset[str]] = frozenset({TIE_ACTION})
-    """Actions only the host applies (a player sending one must be refused by the host)."""
+    host_actions = frozenset({TIE_ACTION})
     ACTIONS: ClassVar[tuple[str, ...]] = ("answer", "katootsie", "vote", "first", TIE_ACTION)
 
     # Setup -------------------------------------------------------------------
@@ -934,6 +934,19 @@ class Katootsie(Game[KatootsieState]):
         self._correct(state, seat, text, "vote", now, events)
 
     # Ties --------------------------------------------------------------------
+
+    def tie_threshold_s(self, options: Mapping[str, Any]) -> float | None:
+        """The table's ``tie_ms``: answers that close are a tie, settled by the rules."""
+        parsed = parse_options(self.name, self.option_specs, options)
+        return float(parsed["tie_ms"]) / 1000
+
+    def settle_tie(self, reveal: int, claims: Sequence[tuple[Seat, Action]]) -> Action | None:
+        """The host's tied claims become a :data:`TIE_ACTION` (a vote, then tie-break letters)."""
+        return {
+            "type": TIE_ACTION,
+            "reveal": reveal,
+            "claims": [{"seat": seat, "action": dict(action)} for seat, action in claims],
+        }
 
     def _tie(
         self, state: KatootsieState, seat: int, action: Action, now: float, events: list[Event]

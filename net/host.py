@@ -652,6 +652,11 @@ class Host:
         seat = runner.seat_of(connection) if connection.runner is runner else None
         if seat is None:
             raise TableError("not_at_table", f"You do not hold a seat at table {message.table}")
+        if message.action.get("type") in runner.table.game.host_actions:
+            raise TableError(
+                "invalid_action",
+                f"Only the host applies {message.action.get('type')!r} actions",
+            )
         if runner.table.game.is_claim(message.action):
             if message.reveal is None or message.drawn_ns is None or message.acted_ns is None:
                 raise TableError("claim_refused", STAMPS_NEEDED)

@@ -26,8 +26,11 @@ their own:
   events that explain it, one for the whole table and one for each player
   whose claim lost, saying who won and by how many milliseconds.
 
-Assumption (the rulebook and the arbiter leave it to the host): **a tie goes
-to the tied claim that reached the host first** (then the lower seat). The
+A game whose rules say what a tie means settles it itself
+(:meth:`engine.core.Game.settle_tie`: Katootsie's tie-break letters); for
+the others, an assumption (the rulebook and the arbiter leave it to the
+host): **a tie goes to the tied claim that reached the host first** (then
+the lower seat). The
 tie threshold (5 ms) is below what the stamps can measure, so neither player
 was truly faster; arrival order is at least a fact the host saw, and it is
 deterministic. The explanation says so.
@@ -36,7 +39,7 @@ deterministic. The explanation says so.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -70,6 +73,11 @@ STAMPS_NEEDED = (
 )
 
 TIE_RULE = "earliest_arrival"
+GAME_TIE_RULE = "game"
+"""``claim.data.tie_rule`` when the game settled a tie itself (:meth:`Game.settle_tie`)."""
+
+TieSettler = Callable[[int, Sequence[tuple[Seat, Action]]], Action | None]
+"""A game's :meth:`~engine.core.Game.settle_tie`."""
 
 
 def rtt_only_sample(sent_ns: int, received_ns: int) -> tuple[int, int, int]:
@@ -132,9 +140,11 @@ class Ruling:
 
     decision: Decision
     chosen: ClaimFigures
-    """The claim whose action is applied (the winner; on a tie, the earliest arrival)."""
+    """The claim whose seat acts (the winner; on a tie, the earliest arrival)."""
     events: tuple[Event, ...]
     """A public ``claim`` event, then a ``claim_lost`` event per other claimant (theirs only)."""
+    settlement: Action | None = None
+    """On a tie the game settles itself (:meth:`Game.settle_tie`): the action applied instead."""
 
     @property
     def seat(self) -> Seat:
@@ -142,7 +152,7 @@ class Ruling:
 
     @property
     def action(self) -> Action:
-        return self.chosen.action
+        return self.chosen.action if self.settlement is None else self.settlement
 
 
 def choose(decision: Decision) -> ClaimFigures:
@@ -155,21 +165,23 @@ def _name(seat: Seat, names: Mapping[Seat, str]) -> str:
     return names.get(seat, f"seat {seat}")
 
 
-def public_data(decision: Decision, chosen: ClaimFigures) -> dict[str, Any]:
+def public_data(decision: Decision, chosen: ClaimFigures, by_game: bool) -> dict[str, Any]:
     """The decision's figures for everyone: the losers' actions (their pile choices) left out."""
     data = decision.to_data()
     for claim in data["claims"]:
         if claim["seat"] != chosen.seat:
             del claim["action"]
     data["chosen"] = chosen.seat
-    data["tie_rule"] = TIE_RULE
+    data["tie_rule"] = GAME_TIE_RULE if by_game else TIE_RULE
     return data
 
 
-def explain(decision: Decision, chosen: ClaimFigures, names: Mapping[Seat, str]) -> str:
+def explain(
+    decision: Decision, chosen: ClaimFigures, names: Mapping[Seat, str], by_game: bool
+) -> str:
     """The arbiter's explanation, plus how the host settled a tie."""
     text = decision.explain(names)
-    if decision.tie:
+    if decision.tie and not by_game:
         text += (
             f"\nThe tie goes to {_name(chosen.seat, names)}, whose claim reached the host "
             "first (the host's rule for ties)."
@@ -178,11 +190,20 @@ def explain(decision: Decision, chosen: ClaimFigures, names: Mapping[Seat, str])
 
 
 def loser_text(
-    decision: Decision, chosen: ClaimFigures, loser: ClaimFigures, names: Mapping[Seat, str]
+    decision: Decision,
+    chosen: ClaimFigures,
+    loser: ClaimFigures,
+    names: Mapping[Seat, str],
+    by_game: bool,
 ) -> str:
     """What one player whose claim lost is told: who got it, and by how many milliseconds."""
     winner = _name(chosen.seat, names)
     gap = loser.credited_ns - chosen.credited_ns
+    if loser.seat in decision.winners and by_game:
+        return (
+            f"You tied for reveal #{decision.reveal_id} ({format_ms(abs(gap))} apart, within "
+            f"the {format_ms(decision.tie_threshold_ns)} threshold): the game's rules settle it."
+        )
     if loser.seat in decision.winners:
         return (
             f"{winner} got reveal #{decision.reveal_id}: your reactions tied "
@@ -197,14 +218,21 @@ def loser_text(
     )
 
 
-def rule(decision: Decision, names: Mapping[Seat, str]) -> Ruling:
-    """The :class:`Ruling` for an arbiter decision."""
+def rule(decision: Decision, names: Mapping[Seat, str], settle: TieSettler | None = None) -> Ruling:
+    """The :class:`Ruling` for an arbiter decision (``settle``: the game's rule for ties)."""
     chosen = choose(decision)
+    settlement = None
+    if decision.tie and settle is not None:
+        tied = [claim for claim in decision.claims if claim.seat in decision.winners]
+        settlement = settle(decision.reveal_id, [(claim.seat, claim.action) for claim in tied])
+        if settlement is not None:
+            chosen = tied[0]
+    by_game = settlement is not None
     events = [
         Event(
             "claim",
-            explain(decision, chosen, names),
-            public_data(decision, chosen),
+            explain(decision, chosen, names, by_game),
+            public_data(decision, chosen, by_game),
         )
     ]
     for claim in decision.claims:
@@ -213,7 +241,7 @@ def rule(decision: Decision, names: Mapping[Seat, str]) -> Ruling:
         events.append(
             Event(
                 "claim_lost",
-                loser_text(decision, chosen, claim, names),
+                loser_text(decision, chosen, claim, names, by_game),
                 {
                     "reveal_id": decision.reveal_id,
                     "winner": chosen.seat,
@@ -223,7 +251,7 @@ def rule(decision: Decision, names: Mapping[Seat, str]) -> Ruling:
                 seats=(claim.seat,),
             )
         )
-    return Ruling(decision=decision, chosen=chosen, events=tuple(events))
+    return Ruling(decision=decision, chosen=chosen, events=tuple(events), settlement=settlement)
 
 
 class Referee:
@@ -278,13 +306,15 @@ class Referee:
     def deadline_ns(self) -> int | None:
         return self.arbiter.deadline_ns()
 
-    def decide(self, now_ns: int, names: Mapping[Seat, str]) -> Ruling | None:
+    def decide(
+        self, now_ns: int, names: Mapping[Seat, str], settle: TieSettler | None = None
+    ) -> Ruling | None:
         """The ruling once the deadline has passed (``None`` before); closes the reveal."""
         decision = self.arbiter.decide(now_ns)
         if decision is None:
             return None
         self.sent_at_ns = None
-        self.last_ruling = rule(decision, names)
+        self.last_ruling = rule(decision, names, settle)
         return self.last_ruling
 
     def refusal_text(self, refused: Refused, names: Mapping[Seat, str]) -> str:

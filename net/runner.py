@@ -63,6 +63,14 @@ class Peer(Protocol):
     def rtt_ms(self) -> float | None: ...
 
 
+def table_arbiter(table: Table) -> Arbiter:
+    """The arbiter for ``table``: the host's, with the game's own tie threshold if it has one."""
+    threshold_s = table.game.tie_threshold_s(table.options)
+    if threshold_s is None:
+        return Arbiter()
+    return Arbiter(tie_threshold_ns=round(threshold_s * 1e9))
+
+
 def lag_of(peer: Peer) -> LagSource:
     """A peer's lag figures for the arbiter: its clock estimate, if it has one."""
     return UNMEASURED if peer.clock is None else peer.clock
@@ -94,7 +102,7 @@ class TableRunner:
         self.bot_delay_s = bot_delay_s
         self.bot_reaction_scale = bot_reaction_scale
         """Real-time tables: bots' reaction times are multiplied by this (tests, demos)."""
-        self.referee = Referee(arbiter)
+        self.referee = Referee(arbiter or table_arbiter(table))
         self.log = log
         self.on_change = on_change
         self.attached: list[Attachment] = []
@@ -390,7 +398,7 @@ class TableRunner:
     def _decide(self) -> None:
         """At the deadline: apply the winning claim, explained to everyone."""
         self._decide_handle = None
-        ruling = self.referee.decide(time.monotonic_ns(), self.names())
+        ruling = self.referee.decide(time.monotonic_ns(), self.names(), self.table.game.settle_tie)
         if ruling is None:
             self._arm_decision()
             return

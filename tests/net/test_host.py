@@ -107,6 +107,30 @@ async def test_illegal_and_out_of_turn_moves_are_refused_over_the_wire(tmp_path:
             await client.close()
 
 
+async def test_a_player_cannot_send_an_action_only_the_host_applies(tmp_path: Path) -> None:
+    async with running_host(tmp_path) as host:
+        table = host.create_table("katootsie", {"tie_ms": 120}).table.id
+        runner = host.runners[table]
+        assert runner.referee.arbiter.tie_threshold_ns == 120 * 1_000_000  # the game's own
+        ann = await RawClient.connect(host.port, "Ann")
+        bea = await RawClient.connect(host.port, "Bea")
+        ann.send(Join(table=table, role="player", seat=0))
+        bea.send(Join(table=table, role="player", seat=1))
+        await ann.expect("joined")
+        await bea.expect("joined")
+        while runner.table.state is None:
+            await ann.expect("view")
+        version = runner.table.version
+        forged = {"type": "tie", "reveal": 1, "claims": [{"seat": 0, "action": {}}]}
+        ann.send(Act(table=table, action=forged, ref=4))
+        error = await ann.expect("error")
+        assert error["code"] == "invalid_action" and error["ref"] == 4
+        assert "Only the host applies 'tie'" in error["message"]
+        assert runner.table.version == version
+        for client in (ann, bea):
+            await client.close()
+
+
 async def test_spectators_see_the_game_but_no_hand(tmp_path: Path) -> None:
     async with running_host(tmp_path) as host:
         table = host.create_table("catchy", bots=2).table.id

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from net.realtime import (
     UNMEASURED,
     Referee,
     Sync,
+    TieSettler,
     bot_reaction_ns,
     claim_problem,
     rtt_only_sample,
@@ -77,12 +79,14 @@ def test_nobody_able_to_claim_leaves_no_reveal_open() -> None:
     assert referee.current_reveal is None
 
 
-def decided(referee: Referee, *claims: tuple[int, int, int]) -> Any:
+def decided(
+    referee: Referee, *claims: tuple[int, int, int], settle: TieSettler | None = None
+) -> Any:
     """Open reveal 1 at time 0 for seats 0-2 and claim (seat, reaction, arrival) in order."""
     referee.sync(1, 0, dict.fromkeys(NAMES, UNMEASURED))  # the lag cap: reactions stand
     for seat, reaction, arrived in claims:
         assert not isinstance(referee.claim(seat, take(1, seat % 2), 1, reaction, arrived), Refused)
-    ruling = referee.decide(10**12, NAMES)
+    ruling = referee.decide(10**12, NAMES, settle)
     assert ruling is not None
     return ruling
 
@@ -119,6 +123,38 @@ def test_a_tie_goes_to_the_claim_that_arrived_first() -> None:
     assert public.data["tie_rule"] == "earliest_arrival"
     assert lost.seats == (2,) and lost.data["tie"] is True
     assert "your reactions tied (2.0 ms apart" in lost.text
+
+
+def test_a_game_that_settles_ties_gets_the_tied_claims_best_first() -> None:
+    seen: list[tuple[int, list[tuple[int, Any]]]] = []
+
+    def settle(reveal: int, claims: Sequence[tuple[int, Any]]) -> dict[str, Any]:
+        seen.append((reveal, list(claims)))
+        return {"type": "tie", "reveal": reveal, "seats": [seat for seat, _ in claims]}
+
+    ruling = decided(
+        Referee(),
+        (1, 202 * MS, 300 * MS),
+        (2, 200 * MS, 350 * MS),
+        (0, 400 * MS, 410 * MS),
+        settle=settle,
+    )
+    assert seen == [(1, [(2, take(1, 0)), (1, take(1, 1))])]  # Cy's reaction was better
+    assert ruling.seat == 2 and ruling.action == {"type": "tie", "reveal": 1, "seats": [2, 1]}
+    public, *lost = ruling.events
+    assert public.data["tie_rule"] == "game" and "the game's rules settle it" in public.text
+    assert "The tie goes to" not in public.text
+    tied = next(event for event in lost if event.seats == (1,))
+    assert "You tied for reveal #1" in tied.text and "the game's rules settle it" in tied.text
+    slower = next(event for event in lost if event.seats == (0,))
+    assert slower.text.startswith("Cy got reveal #1")
+
+
+def test_a_game_that_leaves_a_tie_to_the_host_keeps_the_first_arrival_rule() -> None:
+    ruling = decided(
+        Referee(), (1, 202 * MS, 300 * MS), (2, 200 * MS, 350 * MS), settle=lambda r, c: None
+    )
+    assert ruling.seat == 1 and ruling.events[0].data["tie_rule"] == "earliest_arrival"
 
 
 def test_a_late_claim_learns_who_got_the_card_and_by_how_much() -> None:
