@@ -167,6 +167,11 @@ def name_of(view: KittenView, seat: int | None) -> str:
     return who(seat, view["players"], view["seat"])
 
 
+def flips(view: KittenView, seat: int) -> str:
+    """``flips``, or ``flip`` when the dealer is you."""
+    return "flip" if seat == view["seat"] else "flips"
+
+
 def bid_words(view: KittenView, bid: Mapping[str, Any]) -> str:
     """``Bea's 7 hats`` / ``your 3 red``."""
     whose = name_of(view, int(bid["seat"]))
@@ -339,12 +344,17 @@ def chip(code: str, look: Look = PLAIN, *, dim: bool = False) -> Text:
     return Text(f" {chip_label(code)} ", style=look("muted") if dim else card_look(code, look))
 
 
-def hand_text(cards: Sequence[str], width: int, look: Look = PLAIN) -> Text:
-    """The hand as cards side by side; as one-line chips when they do not fit ``width``."""
+def hand_text(
+    cards: Sequence[str], width: int, look: Look = PLAIN, keys: Mapping[str, str] = SPECIAL_KEYS
+) -> Text:
+    """The hand as cards side by side; as one-line chips when they do not fit ``width``.
+
+    ``keys``: the key shown on each card that may be played now.
+    """
     if not cards:
         return Text("(no cards)", style=look("muted"))
     if len(cards) * (CARD_WIDTH + CARD_GAP) - CARD_GAP <= width:
-        drawn = [card_lines(code, look, key=SPECIAL_KEYS.get(code, "")) for code in cards]
+        drawn = [card_lines(code, look, key=keys.get(code, "")) for code in cards]
         out = Text()
         for row in range(CARD_HEIGHT):
             if row:
@@ -412,7 +422,9 @@ def reveal_body(
     counted = value(flipped, thing) > 0 or reveal["flip_effect"] != "adds"
     table.add_row(
         Text("Flipped", style="italic"),
-        Text(f"{flipper} flips ").append_text(chip(flipped, look, dim=not counted)),
+        Text(f"{flipper} {flips(view, reveal['dealer'])} ").append_text(
+            chip(flipped, look, dim=not counted)
+        ),
         flip_words(reveal),
     )
     table.add_row(
@@ -809,7 +821,8 @@ class KittenTable(TableScreen[KittenView]):
             words.append(f"  bid by {bidder}\n")
             in_hands = sum(view["hand_counts"])
             flipper = name_of(view, view["dealer"])
-            words.append(f"{in_hands} cards in hands + {flipper} flips 1\n", style=look("muted"))
+            flip = f"{flipper} {flips(view, view['dealer'])} 1"
+            words.append(f"{in_hands} cards in hands + {flip}\n", style=look("muted"))
             if bid["count"] < view["max_bid"]:
                 words.append(f"raise: {bid['count'] + 1} or more of anything", style=look("muted"))
             else:
@@ -819,7 +832,7 @@ class KittenTable(TableScreen[KittenView]):
     def _history(self, view: KittenView) -> Text:
         look = self.look
         width = self.query_one("#history").content_region.width or 46
-        out = Text("Bids ", style="bold")
+        out = Text("Bids: ", style="bold")
         if not view["bids"]:
             out.append("none yet this round", style=look("muted"))
         parts = [
@@ -840,7 +853,7 @@ class KittenTable(TableScreen[KittenView]):
             out.append(part, style=look("bid") if last else Style())
         if view["played"]:
             played = " · ".join(special_words(view, entry) for entry in view["played"])
-            out.append("\nPlayed ", style="bold")
+            out.append("\nPlayed: ", style="bold")
             out.append(played[: max(10, width - 8)])
         return out
 
@@ -873,7 +886,8 @@ class KittenTable(TableScreen[KittenView]):
             text.append("  ▶ your turn", style=look("turn"))
         label.update(text)
         width = hand_widget.content_region.width or 46
-        hand_widget.update(hand_text(hand, width, look))
+        keys = {card: key for card, key in SPECIAL_KEYS.items() if self.legal("play", card)}
+        hand_widget.update(hand_text(hand, width, look, keys))
         counts = own_counts(hand)
         line = Text("You add: ", style="bold")
         if CANT_SEE_ME in hand:
