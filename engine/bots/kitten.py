@@ -43,14 +43,14 @@ from engine.kitten_cards import (
     value,
 )
 
-SAMPLES = 160
+SAMPLES = 240
 """Deals of the unseen cards sampled per decision."""
 BID_SHARPNESS = 1.5
 """How much a bid tells about its bidder's hand: a player is taken to bid a thing
 with probability proportional to exp(BID_SHARPNESS x how many of it their hand shows)."""
 BELIEF_CAP = 8
 """Beyond this many of a thing in hand, more does not make a bid of it likelier."""
-BLUFF_RATE = 0.12
+BLUFF_RATE = 0.08
 """How often a raise is a bluff (a thing it believes less)."""
 BLUFF_FLOOR = 0.35
 """A bluff still needs this chance of being true."""
