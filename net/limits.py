@@ -15,9 +15,10 @@ told, with an ``error`` whose code says which (see PROTOCOL.md, "Limits"):
 * ``handshake_timeout`` (closes): no ``hello`` within
   :attr:`HostLimits.handshake_timeout_s` of connecting (a slow-loris client
   dribbling bytes gets no more time than a silent one);
-* ``idle_timeout`` (closes): nothing read for :attr:`HostLimits.idle_timeout_s`
+* ``idle_timeout`` (closes): no whole message for :attr:`HostLimits.idle_timeout_s`
   while the host's pings go unanswered (a client that answers pings is
-  never idle, however quiet its player).
+  never idle, however quiet its player; bytes dribbled into a frame that
+  never completes do not count).
 
 File descriptors: each connection holds one; table journals do not hold
 one each, they share a bounded cache of open files
@@ -55,8 +56,8 @@ FD_RESERVE: Final = 64
 HANDSHAKE_TIMEOUT_S: Final = 10.0
 """Seconds a new connection has to complete its ``hello``."""
 
-IDLE_TIMEOUT_S: Final = 60.0
-"""Seconds without a byte, with the host's pings unanswered, before a connection is dropped."""
+IDLE_TIMEOUT_S: Final = 300.0
+"""Seconds without a whole message, with pings unanswered, before a connection is dropped."""
 
 IDLE_UNANSWERED_PINGS: Final = 2
 """Pings in a row without an answer before a quiet connection counts as idle."""

@@ -302,6 +302,25 @@ async def test_a_connection_that_stops_answering_pings_is_dropped_a_live_one_sta
         await mute.close()
 
 
+async def test_bytes_dribbled_after_hello_do_not_keep_a_connection_alive(tmp_path: Path) -> None:
+    limits = HostLimits(idle_timeout_s=0.3)
+    async with running_host(tmp_path, limits=limits) as host:
+        slow = await RawClient.connect(host.port, "Slow")
+        frame = encode_frame(to_wire(ListTables(ref=1)), CLIENT_LIMITS)
+
+        async def dribble() -> None:
+            with contextlib.suppress(ConnectionError, OSError):
+                for byte in frame[:-1] * 10:  # never a whole message
+                    slow.writer.write(bytes([byte]))
+                    await asyncio.sleep(0.05)
+
+        drip = asyncio.ensure_future(dribble())
+        error = await slow.expect("error", timeout=3.0)
+        assert error["code"] == "idle_timeout"
+        drip.cancel()
+        await slow.close()
+
+
 # --------------------------------------------------------------------------- seats and options
 
 

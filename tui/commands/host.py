@@ -147,6 +147,7 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         log=log,
         limits=args.limits,
         allow_fixed_deck=args.allow_fixed_deck,
+        freeze_gc=True,
     )
     await host.start()
     keep_open(host, specs)
