@@ -129,14 +129,15 @@ class RealtimeTable(TableScreen[V]):
         reveal = None if view is None or view["phase"] == "waiting" else view["reveal"]
         return None if reveal is None else self._claimed.get(reveal)
 
-    def claim(self, action: Mapping[str, Any]) -> bool:
+    def claim(self, action: Mapping[str, Any], acted_ns: int | None = None) -> bool:
         """Stamp ``action`` (with the open reveal's id) and send it; False, and why, if not.
 
         Refused here: watching, nothing open, a second claim on the same
         reveal, and a key pressed before the reveal was drawn (it was meant
-        for what was there before).
+        for what was there before). ``acted_ns``: when the player acted, if
+        not the last key (a typed answer is stamped where its typing began).
         """
-        acted = self._acted_now()
+        acted = self._acted_now() if acted_ns is None else acted_ns
         view = self.view
         if view is None or view["phase"] == "waiting":
             return False
