@@ -26,6 +26,7 @@ from net.discovery import ChangeKind, DiscoveryError, HostEvent
 from net.messages import Error, Presence, View
 from net.runner import BOT_DELAY_S
 from net.tables import TableError
+from net.text import clean_data, clean_text
 from tui.config import Settings
 from tui.games import NoScreen, screen_class
 from tui.hosting import EVERYWHERE, LOOPBACK, EmbeddedHost
@@ -229,13 +230,14 @@ class ClowderApp(App[int]):
             seat = self.at_table
             if seat is None or seat.client is not client:
                 return
+            # Everything the host sends is cleaned before a screen draws it (net.text).
             if isinstance(message, View) and message.table == seat.table:
-                seat.screen.happened(message.events)
-                seat.screen.view = message.view
+                seat.screen.happened(clean_data(message.events))
+                seat.screen.view = clean_data(message.view)
             elif isinstance(message, Presence) and message.table == seat.table:
-                seat.screen.presence(message.seats)
+                seat.screen.presence(clean_data(message.seats))
             elif isinstance(message, Error) and message.ref is None:
-                seat.screen.refused(message.message)
+                seat.screen.refused(clean_text(message.message))
             elif isinstance(message, ConnectionState):
                 seat.screen.link(message.connected, message.detail)
                 if not message.connected:
@@ -258,7 +260,7 @@ class ClowderApp(App[int]):
                     acted_ns=stamps.acted_ns,
                 )
         except ClientError as error:
-            seat.screen.refused(error.message)
+            seat.screen.refused(clean_text(error.message))
 
     async def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
         seat, self.at_table = self.at_table, None
@@ -277,6 +279,7 @@ class ClowderApp(App[int]):
     # Lobby -------------------------------------------------------------------------
 
     def _say(self, text: str) -> None:
+        text = clean_text(text)  # often a host's error message
         if self.lobby is not None and self.screen is self.lobby:
             self.lobby.status(text)
         self.notify(text, severity="error", timeout=5)

@@ -1,0 +1,37 @@
+"""The TUI's second line of defence: network strings are cleaned before they are drawn."""
+
+from __future__ import annotations
+
+from net.text import clean_data
+from tui.screens.lobby import seats_text, table_row
+from tui.widgets.connection import seat_text
+
+EVIL = "Evil\x1b[2J\x1b]0;p\x07\u202e"
+
+
+def test_lobby_rows_clean_names_titles_and_ids() -> None:
+    table = {
+        "id": f"t1{EVIL}",
+        "title": EVIL,
+        "status": "waiting",
+        "free": 1,
+        "seats": [{"name": EVIL, "human": True, "connected": True}, {"name": None}],
+    }
+    cells = table_row(table)
+    assert not any(char in "".join(cells) for char in "\x1b\x07\u202e")
+    assert "Evil" in cells[1] and "Evil" in cells[2]
+    assert "\x1b" not in seats_text(table["seats"])  # type: ignore[arg-type]
+
+
+def test_the_connection_line_cleans_seat_names() -> None:
+    text = seat_text({"name": EVIL, "connected": True, "rtt_ms": 1.0}, you=False).plain
+    assert "\x1b" not in text and "\u202e" not in text and text.startswith("Evil")
+
+
+def test_views_and_events_are_cleaned_but_keep_their_line_breaks() -> None:
+    view = {"players": [EVIL, "Bea"], "log": [f"{EVIL} bids"], "explain": "Pile: 3\nTotal: 3"}
+    cleaned = clean_data(view)
+    assert "\x1b" not in str(cleaned) and "\u202e" not in str(cleaned)
+    assert cleaned["players"][1] == "Bea" and cleaned["players"][0].startswith("Evil")
+    assert cleaned["explain"] == "Pile: 3\nTotal: 3"
+    assert clean_data({"safe": ["text", 1, None]}) == {"safe": ["text", 1, None]}
