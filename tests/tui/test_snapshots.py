@@ -17,9 +17,11 @@ from tests.tui.harness import (
     blackcat_view,
     catchy_view,
 )
+from tests.tui.test_katootsie_table import katootsie_snapshot_view
 from tests.tui.test_kitten_table import DAN_BIDS, kitten_view
 from tui.games import screen_class
 from tui.games.blackcat import BlackCatTable
+from tui.games.katootsie import KatootsieTable
 from tui.games.kitten import KittenTable
 
 SIZE = (80, 24)
@@ -51,6 +53,11 @@ def test_blackcat_snapshot_three_players_mid_game(snap_compare: Any) -> None:
 def test_kitten_snapshot_four_players_bid_bar_open(snap_compare: Any) -> None:
     app = TableHarness(kitten_view(DAN_BIDS), presence=[], screen=KittenTable)
     assert snap_compare(app, terminal_size=SIZE, press=["b", "up"])
+
+
+def test_katootsie_snapshot_five_players_a_second_b_with_one_out(snap_compare: Any) -> None:
+    app = TableHarness(katootsie_snapshot_view(), presence=[], screen=KatootsieTable)
+    assert snap_compare(app, terminal_size=SIZE, press=["b", "e", "r"])
 
 
 def test_generic_table_snapshot_for_a_game_without_its_own_screen(snap_compare: Any) -> None:
