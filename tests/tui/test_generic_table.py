@@ -22,6 +22,7 @@ from tui.app import ClowderApp, PlayRequest
 from tui.games import has_screen, own_screens, screen_class
 from tui.games.blackcat import BlackCatTable
 from tui.games.catchy import CatchyTable
+from tui.games.katootsie import KatootsieTable
 from tui.games.kitten import KittenTable
 from tui.screens.generic import GenericTable, RealtimeGenericTable, action_label, field_lines
 from tui.screens.info import InfoScreen
@@ -65,6 +66,7 @@ def test_each_game_is_shown_by_its_own_screen_or_the_generic_table(toy: ToyGame)
     assert own_screens() == {
         "blackcat": BlackCatTable,
         "catchy": CatchyTable,
+        "katootsie": KatootsieTable,
         "kitten": KittenTable,
     }
     assert screen_class("catchy") is CatchyTable
