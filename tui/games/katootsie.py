@@ -324,6 +324,8 @@ class KatootsieTable(RealtimeTable[Any]):
             if not self.history.lines:
                 for line in view["log"]:
                     self.history.say(line)
+        if view.get("letter"):
+            self._letter_now = view["letter"]
         look = self.look
         self.query_one("#title", Panel).show(self._title(view))
         letter = view["letter"] if self.stage(view) in ("letter", "vote", "first_vote") else None
@@ -367,7 +369,7 @@ class KatootsieTable(RealtimeTable[Any]):
         if category.get("ignore_articles"):
             notes.append("Ignore A/An/The")
         stage = self.stage(view)
-        if stage == "letter" and view.get("letter"):
+        if stage == "letter" and view.get("letter") and not view.get("anywhere"):
             notes.append(f"Letter {view['letter']}: answers start with it")
         elif stage == "category":
             notes.append("A new category: the letter comes next")
@@ -405,7 +407,7 @@ class KatootsieTable(RealtimeTable[Any]):
             until, total = call["until"], float(view.get("katootsie_seconds") or 10.0)
             key = ("call", call["seat"], until)
             label.append(f"Katootsie! by {who(call['seat'], players, me)}", style=self.look("call"))
-            label.append(" · answer before time runs out")
+            label.append(" · answer in time", style=self.look("muted"))
         elif stage in ("vote", "first_vote"):
             block = view.get(stage) or {}
             until, total = block.get("until"), 8.0
@@ -477,8 +479,8 @@ class KatootsieTable(RealtimeTable[Any]):
         else:
             out.append("Nobody has taken a letter yet.", style=look("muted"))
         if headline and result and last is not None and last.ruling is not None:
-            out.append("\n" + headline, style=look("muted"))
-            out.append("  w: why", style=look("muted"))
+            margin = self.history.margin_words(last, players, me).removeprefix(", ")
+            out.append(f"\n{capital(margin)} · w: why", style=look("muted"))
         return out
 
     def _result_words(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> str:
@@ -494,7 +496,8 @@ class KatootsieTable(RealtimeTable[Any]):
             return f"{taker} took {letters} with Katootsie!"
         if how == "caught":
             caller = who(result.get("caller"), players, me)
-            return f"{taker} took {letters} with “{answer}”, beating {caller}'s Katootsie!"
+            whose = "your" if caller == "you" else f"{caller}'s"
+            return f"{taker} took {letters} with “{answer}”, beating {whose} Katootsie!"
         if how == "default":
             return f"{taker} took {letters} by default (everyone else was out)."
         if answer:
@@ -712,11 +715,10 @@ class KatootsieTable(RealtimeTable[Any]):
         if vote == "first":
             return "Who was first? 1-9 picks a player, 0 says the same time"
         if stage == "letter" and self.may_answer(view):
-            focus = "" if isinstance(self.focused, Input) else " (letter keys but w/r/q type)"
             call = " · ctrl+k Katootsie!" if self.may_call(view) else ""
-            return f"Type an answer with {view['letter']}, Enter sends{focus}{call}"
+            return f"Type an answer with {view['letter']}, Enter sends it{call}"
         if stage == "letter":
-            return self._closed_words(view).capitalize() + " · w why · r rules"
+            return capital(self._closed_words(view)) + " · w why · r rules"
         if stage in ("vote", "first_vote"):
             return "The others are voting · w why · r rules"
         return "Get ready: the letter comes next · w why · r rules · q leaves"
