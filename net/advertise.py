@@ -36,8 +36,13 @@ def advertised_tables(host: Host) -> list[TableSummary]:
     ]
 
 
-async def advertise_host(host: Host, log: Callable[[str], None] = print) -> Advertiser | None:
-    """Start advertising ``host``; ``None`` (and a log line) if mDNS cannot start here."""
+async def advertise_host(
+    host: Host, log: Callable[[str], None] = print, ssh_port: int | None = None
+) -> Advertiser | None:
+    """Start advertising ``host``; ``None`` (and a log line) if mDNS cannot start here.
+
+    ``ssh_port``: the host's SSH gateway (``clowder host --ssh``), advertised in TXT ``ssh``.
+    """
     advertiser = Advertiser(
         port=host.port,
         protocol_version=PROTOCOL_VERSION,
@@ -45,6 +50,7 @@ async def advertise_host(host: Host, log: Callable[[str], None] = print) -> Adve
         bind=host.bind,
         games=registry.names(),
         tables=advertised_tables(host),
+        ssh_port=ssh_port,
     )
     try:
         await advertiser.start()

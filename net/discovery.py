@@ -17,6 +17,8 @@ are cut at whole items, never mid-item)::
                                 percent-encoded (``,`` ``:`` ``%`` never appear raw)
     more=4                      tables with free seats left out of ``free``
                                 (absent when none were)
+    ssh=2222                    the host also lets players in by ``ssh -p 2222
+                                you@ADDRESS`` (``clowder host --ssh``; absent when not)
 
 Asking fast (``python -m tests.perf discovery``: two network namespaces on a
 bridge, this machine; UDP multicast round trip baseline p50 0.04 ms):
@@ -169,6 +171,7 @@ class HostInfo:
     with free seats, ``open_tables_omitted`` counts those that did not fit in
     TXT. ``last_seen`` is ``time.time()`` when its records last arrived.
     ``protocol_version`` is None when the TXT carries no readable ``pv``.
+    ``ssh_port`` is where the host's SSH gateway listens (None: it has none).
     """
 
     instance: str
@@ -181,11 +184,17 @@ class HostInfo:
     open_tables: tuple[TableSummary, ...]
     open_tables_omitted: int
     last_seen: float
+    ssh_port: int | None = None
 
     @property
     def endpoint(self) -> str:
         """``address:port`` to join (the first advertised address)."""
         return f"{self.addresses[0]}:{self.port}"
+
+    @property
+    def ssh_command(self) -> str | None:
+        """What to type to play there with nothing installed, or None (no SSH gateway)."""
+        return None if self.ssh_port is None else ssh_command(self.addresses[0], self.ssh_port)
 
     def same_content(self, other: HostInfo) -> bool:
         """Equal in everything but ``last_seen``: used to report real updates only."""
@@ -227,12 +236,19 @@ def _quote(text: str) -> str:
     return quote(text, safe="")
 
 
+def ssh_command(address: str, port: int) -> str:
+    """``ssh -p 2222 you@198.18.0.1``: how to reach a host's SSH gateway (no ``-p`` for 22)."""
+    option = "" if port == 22 else f"-p {port} "
+    return f"ssh {option}you@{address}"
+
+
 def encode_txt(
     *,
     protocol_version: int,
     name: str,
     games: Iterable[str],
     tables: Iterable[TableSummary],
+    ssh_port: int | None = None,
 ) -> dict[str, str]:
     """The TXT properties for a host (see the module docstring for the format).
 
@@ -255,6 +271,8 @@ def encode_txt(
     }
     if omitted:
         properties["more"] = str(omitted)
+    if ssh_port is not None:
+        properties["ssh"] = str(ssh_port)
     return properties
 
 
@@ -288,6 +306,7 @@ class _TxtFields:
     table_count: int
     open_tables: tuple[TableSummary, ...]
     open_tables_omitted: int
+    ssh_port: int | None = None
 
 
 def decode_txt(properties: Mapping[bytes, bytes | None]) -> _TxtFields:
@@ -303,6 +322,7 @@ def decode_txt(properties: Mapping[bytes, bytes | None]) -> _TxtFields:
     open_tables = tuple(table for item in items if (table := _decode_table(item)) is not None)
     table_count = _non_negative_int(_text(properties, "tables"))
     omitted = _non_negative_int(_text(properties, "more")) or 0
+    ssh_port = _non_negative_int(_text(properties, "ssh"))
     return _TxtFields(
         protocol_version=_non_negative_int(_text(properties, "pv")),
         name=_text(properties, "name") or None,
@@ -310,6 +330,7 @@ def decode_txt(properties: Mapping[bytes, bytes | None]) -> _TxtFields:
         table_count=len(open_tables) + omitted if table_count is None else table_count,
         open_tables=open_tables,
         open_tables_omitted=omitted,
+        ssh_port=ssh_port if ssh_port is not None and 0 < ssh_port < 65536 else None,
     )
 
 
@@ -331,6 +352,7 @@ def _host_info(info: AsyncServiceInfo, seen_at: float) -> HostInfo | None:
         open_tables=fields.open_tables,
         open_tables_omitted=fields.open_tables_omitted,
         last_seen=seen_at,
+        ssh_port=fields.ssh_port,
     )
 
 
@@ -432,9 +454,13 @@ class Advertiser:
         tables: Iterable[TableSummary] = (),
         min_update_interval_s: float = 1.0,
         zeroconf: AsyncZeroconf | None = None,
+        ssh_port: int | None = None,
     ) -> None:
         if not 0 < port < 65536:
             raise ValueError(f"port must be 1..65535, not {port}")
+        if ssh_port is not None and not 0 < ssh_port < 65536:
+            raise ValueError(f"ssh_port must be 1..65535, not {ssh_port}")
+        self.ssh_port = ssh_port
         if min_update_interval_s < 0:
             raise ValueError("min_update_interval_s cannot be negative")
         self.port = port
@@ -471,6 +497,7 @@ class Advertiser:
             name=self.name,
             games=self._games,
             tables=self._tables,
+            ssh_port=self.ssh_port,
         )
 
     def _service_info(self, name: str, server: str, properties: dict[str, str]) -> AsyncServiceInfo:

@@ -309,6 +309,8 @@ class _Server(asyncssh.SSHServer):
         self.name: str | None = None
         self.key: asyncssh.SSHKey | None = None
         self.authenticated = False
+        self.refused = False
+        """Cut with a reason already logged (over the budget, a bad name)."""
         self.failures: list[str] = []
 
     def log(self, line: str) -> None:
@@ -321,25 +323,30 @@ class _Server(asyncssh.SSHServer):
         self.connection = conn
         self.peer = _peer(conn)
         if not self.gateway._connected(conn):
+            self.refused = True
             limit = self.gateway.budget.connection_limit
             self.log(f"refused a connection from {self.peer}: {limit} SSH connections already")
-            conn.disconnect(
-                asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                "This Clowder host has all the SSH players it takes; try again later.",
-            )
+            # Before the key exchange: cheap (a flood costs no crypto), with no reason shown.
+            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections")
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.connection is not None:
             self.gateway._disconnected(self.connection)
-        if not self.authenticated and self.name is not None:
+        if self.authenticated or self.refused:
+            return
+        if self.name is not None:
             tried = "; ".join(dict.fromkeys(self.failures)) or "no way to log in was tried"
             self.log(f"{self.who()} did not log in ({tried})")
+        else:
+            why = f": {clean_text(str(exc))}" if exc is not None and str(exc) else ""
+            self.log(f"{self.peer} left before logging in{why}")
 
     def begin_auth(self, username: str) -> bool:
         try:
             self.name = check_user_name(username)
         except BadUserName as error:
             self.log(f"refused the user name {clean_text(username)!r} from {self.peer}: {error}")
+            self.refused = True
             assert self.connection is not None
             self.connection.disconnect(
                 asyncssh.DISC_ILLEGAL_USER_NAME, f"Clowder cannot use that name: {error}."
@@ -473,6 +480,11 @@ class _Session(asyncssh.SSHServerSession[bytes]):
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if self.pty is not None:
             self.pty.write(data)
+
+    def eof_received(self) -> bool:
+        """The client will type nothing more: hang the program up, send what it says last."""
+        self.hang_up()
+        return True
 
     def pause_writing(self) -> None:
         if self.pty is not None:

@@ -29,6 +29,8 @@ from tui.commands.tablespec import TableSpec, parse_table_spec
 if TYPE_CHECKING:
     from net.discovery import Advertiser
     from net.host import Host
+    from net.ssh_access import Access
+    from net.ssh_gateway import SshGateway
 
 KEEP_OPEN_CHECK_S = 1.0
 
@@ -75,7 +77,45 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="seconds a bot waits before it acts (default: %(default)s)",
     )
     add_bot_reaction(parser)
+    add_ssh_flags(parser)
     add_limit_flags(parser)
+
+
+def add_ssh_flags(parser: argparse.ArgumentParser) -> None:
+    """``--ssh``: players with nothing installed join by ``ssh`` (net/ssh_gateway.py)."""
+    from net.ssh_access import DEFAULT_SSH_PORT, MAX_SSH_SESSIONS
+
+    group = parser.add_argument_group(
+        "ssh", "let anyone on the LAN play with a plain `ssh -p PORT you@HOST`"
+    )
+    group.add_argument(
+        "--ssh",
+        nargs="?",
+        type=int,
+        const=DEFAULT_SSH_PORT,
+        metavar="PORT",
+        help="also run an SSH server that opens this host's lobby "
+        f"(default port {DEFAULT_SSH_PORT})",
+    )
+    group.add_argument(
+        "--ssh-password",
+        metavar="PASSWORD",
+        help="players need this password (default: open, no password; "
+        "others on this machine can read it in the process list)",
+    )
+    group.add_argument(
+        "--ssh-keys",
+        type=Path,
+        metavar="FILE",
+        help="players need a key listed in this authorized_keys file",
+    )
+    group.add_argument(
+        "--ssh-sessions",
+        type=int,
+        default=MAX_SSH_SESSIONS,
+        metavar="N",
+        help="SSH players at once; each runs a Clowder client here (default: %(default)s)",
+    )
 
 
 def add_limit_flags(parser: argparse.ArgumentParser) -> None:
@@ -126,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError:
         raise UsageError(f"--bind {args.bind!r} is not an IPv4 address") from None
     specs = [parse_table_spec(text) for text in args.table]
+    args.ssh_access = ssh_access(args)
     try:
         asyncio.run(serve(args, specs))
     except OSError as error:
@@ -134,14 +175,70 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def ssh_access(args: argparse.Namespace) -> Access | None:
+    """Who may come in by SSH (None without ``--ssh``); a usage error for a bad flag."""
+    from net.ssh_access import (
+        SSH_CONNECTIONS_PER_SESSION,
+        Access,
+        AccessError,
+        load_authorized_keys,
+    )
+
+    if args.ssh is None:
+        if args.ssh_password is not None or args.ssh_keys is not None:
+            raise UsageError("--ssh-password and --ssh-keys need --ssh")
+        return None
+    if not 0 <= args.ssh < 65536:
+        raise UsageError(f"--ssh {args.ssh} is not a port number (0-65535)")
+    if args.ssh == args.port != 0:
+        raise UsageError(f"--ssh {args.ssh} is the game port too; choose another")
+    if args.ssh_sessions < 1:
+        raise UsageError(f"--ssh-sessions is a whole number of at least 1, not {args.ssh_sessions}")
+    needed = args.ssh_sessions * SSH_CONNECTIONS_PER_SESSION
+    if needed > args.limits.max_connections_per_address:
+        raise UsageError(
+            f"--ssh-sessions {args.ssh_sessions} needs {needed} game connections from this "
+            f"machine; raise --max-connections-per-address "
+            f"({args.limits.max_connections_per_address})"
+        )
+    if args.ssh_password == "":
+        raise UsageError("--ssh-password cannot be empty (leave it out for open access)")
+    try:
+        keys = None if args.ssh_keys is None else load_authorized_keys(args.ssh_keys)
+    except AccessError as error:
+        raise UsageError(f"--ssh-keys: {error}") from None
+    return Access(password=args.ssh_password, keys=keys)
+
+
+async def start_ssh(args: argparse.Namespace, host: Host, state_dir: Path) -> SshGateway | None:
+    """The SSH gateway of ``--ssh`` (None without it), its clients joining ``host``."""
+    if args.ssh_access is None:
+        return None
+    from net.ssh_gateway import SshGateway
+
+    gateway = SshGateway(
+        game_address="127.0.0.1" if host.bind == "0.0.0.0" else host.bind,
+        game_port=host.port,
+        state_dir=state_dir,
+        bind=args.bind,
+        port=args.ssh,
+        access=args.ssh_access,
+        max_sessions=args.ssh_sessions,
+        log=log,
+    )
+    await gateway.start()
+    return gateway
+
+
 async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
     from net.host import Host
 
+    state_dir = args.state_dir or default_state_dir()
     host = Host(
         name=args.name,
         bind=args.bind,
         port=args.port,
-        state_dir=args.state_dir or default_state_dir(),
+        state_dir=state_dir,
         bot_delay_s=args.bot_delay,
         bot_reaction_scale=args.bot_reaction_scale,
         log=log,
@@ -150,10 +247,20 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         freeze_gc=True,
     )
     await host.start()
+    try:
+        gateway = await start_ssh(args, host, state_dir)
+    except OSError:
+        await host.close()
+        raise
     keep_open(host, specs)
     advertiser = None
     if not args.no_discovery:
-        advertiser = await start_advertiser(host)
+        advertiser = await start_advertiser(host, None if gateway is None else gateway.port)
+    if gateway is not None:
+        from net.discovery import ssh_command
+
+        where = advertiser.addresses[0] if advertiser is not None else socket.gethostname()
+        log(f"SSH: players with nothing installed type: {ssh_command(where, gateway.port)}")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
@@ -168,6 +275,8 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         if advertiser is not None:
             with contextlib.suppress(Exception):
                 await advertiser.stop()
+        if gateway is not None:
+            await gateway.close()
         await host.close()
 
 
@@ -194,7 +303,7 @@ def keep_open(host: Host, specs: list[TableSpec]) -> None:
             log(f"cannot open table {spec.game}: {error}")
 
 
-async def start_advertiser(host: Host) -> Advertiser | None:
+async def start_advertiser(host: Host, ssh_port: int | None = None) -> Advertiser | None:
     from net.advertise import advertise_host
 
-    return await advertise_host(host, log=log)
+    return await advertise_host(host, log=log, ssh_port=ssh_port)

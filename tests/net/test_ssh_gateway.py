@@ -1,0 +1,639 @@
+"""The SSH gateway: ``ssh -p PORT ann@HOST`` plays Clowder, and nothing else gets through.
+
+Pure decisions (names, access, budget, folders, the client's command and
+environment, the host key, the TXT field) are tested directly. The rest
+runs a host and its gateway on 127.0.0.1 (any free port) and an asyncssh
+client: most sessions run a small stand-in program (fast, and it reports
+what it was given: its terminal, size, environment); one runs the real
+Clowder client and plays Catchy! against a bot through the terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import dataclasses
+import os
+import re
+import stat
+import sys
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+
+from net.discovery import HostInfo, decode_txt, encode_txt, ssh_command
+from net.host import Host
+from net.ssh_access import (
+    NAME_MAX,
+    Access,
+    AccessError,
+    BadUserName,
+    SessionBudget,
+    check_user_name,
+    load_authorized_keys,
+    player_folder,
+)
+from net.ssh_gateway import (
+    DEFAULT_TERM,
+    GatewayError,
+    Player,
+    SshGateway,
+    client_command,
+    client_environment,
+    load_host_key,
+    terminal_type,
+)
+from net.ssh_pty import clamp_size
+from tests.net.hosting import running_host
+
+WAIT_S = 30.0
+"""Deadline for anything a loaded machine may be slow at (starting a Textual client)."""
+
+ESCAPES = re.compile(
+    rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|P[^\x1b]*\x1b\\"
+    rb"|[()][0-9A-Za-z]|[=>78cDEHM])"
+)
+
+STAND_IN = """
+import os, signal, sys
+def show(*_):
+    columns, rows = os.get_terminal_size(0)
+    print(f"size {columns}x{rows}", flush=True)
+signal.signal(signal.SIGWINCH, show)
+print("TERM", os.environ.get("TERM"), flush=True)
+print("STATE", os.environ.get("CLOWDER_STATE_DIR"), flush=True)
+print("HOME", os.environ.get("HOME"), flush=True)
+print("SECRET", os.environ.get("CLOWDER_TEST_SECRET"), flush=True)
+print("TTY", os.isatty(0), os.getsid(0) == os.getpid(), flush=True)
+show()
+for line in sys.stdin:
+    if line.strip() == "crash":
+        sys.exit(3)
+    print("got", line.strip(), flush=True)
+"""
+"""A client stand-in: says what it was given, reports every SIGWINCH, echoes lines."""
+
+
+def stand_in(player: Player) -> Sequence[str]:
+    return [sys.executable, "-c", STAND_IN, player.name]
+
+
+# --- pure parts ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["ann", "Bea Smith", "李", "x" * NAME_MAX, "cat-2_b.c"])
+def test_user_names_that_are_player_names_are_taken_as_they_are(name: str) -> None:
+    assert check_user_name(name) == name
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("", "needed"),
+        ("ann\x1b[2J", r"U\+001B"),
+        ("ann\u202e", "bidirectional"),
+        ("a\nb", r"U\+000A"),
+        ("x" * (NAME_MAX + 1), "at most 32"),
+        (" ann", "spaces"),
+        ("ann  b", "spaces"),
+    ],
+)
+def test_unsafe_or_unusable_user_names_are_refused_saying_why(name: str, why: str) -> None:
+    with pytest.raises(BadUserName, match=why):
+        check_user_name(name)
+
+
+def test_open_access_takes_any_key_and_any_password() -> None:
+    access = Access()
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    assert access.open
+    assert access.key_allowed(key.convert_to_public())
+    assert access.password_ok("")
+    assert "open" in access.describe()
+
+
+def test_password_access_takes_only_the_password_and_no_key() -> None:
+    access = Access(password="meow")
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    assert not access.open
+    assert access.password_ok("meow")
+    assert not access.password_ok("meo")
+    assert not access.password_ok("")
+    assert not access.key_allowed(key.convert_to_public())
+    assert access.describe() == "the password needed"
+
+
+def test_keys_access_takes_only_listed_keys(tmp_path: Path) -> None:
+    listed = asyncssh.generate_private_key("ssh-ed25519")
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    path = tmp_path / "authorized_keys"
+    path.write_bytes(listed.export_public_key())
+    access = Access(keys=load_authorized_keys(path))
+    assert access.key_allowed(listed.convert_to_public(), "127.0.0.1")
+    assert not access.key_allowed(other.convert_to_public(), "127.0.0.1")
+    assert not access.password_ok("anything")
+    assert access.describe() == "an authorized key needed"
+
+
+def test_a_missing_or_empty_keys_file_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(AccessError, match="cannot read"):
+        load_authorized_keys(tmp_path / "nothing")
+    empty = tmp_path / "empty"
+    empty.write_text("# no keys yet\n")
+    with pytest.raises(AccessError, match="no usable key"):
+        load_authorized_keys(empty)
+
+
+def test_the_session_budget_counts_sessions_and_gives_them_back() -> None:
+    budget = SessionBudget(2)
+    assert budget.take() and budget.take()
+    assert not budget.take()
+    budget.give_back()
+    assert budget.take()
+    assert budget.connection_limit > budget.limit
+    with pytest.raises(ValueError, match="at least 1"):
+        SessionBudget(0)
+
+
+def test_a_player_folder_is_the_name_and_the_key_together(tmp_path: Path) -> None:
+    ann = player_folder(tmp_path, "ann", "SHA256:aaa")
+    assert ann == player_folder(tmp_path, "ann", "SHA256:aaa")
+    others = {
+        player_folder(tmp_path, "ann", "SHA256:bbb"),
+        player_folder(tmp_path, "ann", None),
+        player_folder(tmp_path, "Ann", "SHA256:aaa"),
+        player_folder(tmp_path, "a.nn", "SHA256:aaa"),
+    }
+    assert ann not in others and len(others) == 4
+    odd = player_folder(tmp_path, "../../李 x", None)
+    assert odd.parent == tmp_path / "players"
+    assert re.fullmatch(r"[A-Za-z0-9_-]+-[0-9a-f]{16}", odd.name)
+
+
+def test_the_client_is_clowder_join_run_as_a_command_with_the_name() -> None:
+    command = client_command("127.0.0.1", 7707, "-ann")
+    assert command == [
+        sys.executable,
+        "-m",
+        "tui",
+        "join",
+        "127.0.0.1:7707",
+        "--name=-ann",
+    ]
+
+
+def test_terminal_types_are_kept_only_when_plain() -> None:
+    assert terminal_type("xterm-256color") == "xterm-256color"
+    assert terminal_type("screen.xterm-256color") == "screen.xterm-256color"
+    assert terminal_type("") == DEFAULT_TERM
+    assert terminal_type("xterm\x1b]0;x") == DEFAULT_TERM
+    assert terminal_type("a b") == DEFAULT_TERM
+    assert clamp_size(0, 0) == (80, 24)
+    assert clamp_size(99999, 3) == (1000, 3)
+
+
+def test_the_client_environment_is_the_players_own(tmp_path: Path) -> None:
+    base = {"PATH": "/usr/bin", "LANG": "en_GB.UTF-8", "SECRET": "x", "HOME": "/root"}
+    env = client_environment(base, tmp_path, "xterm", (100, 30))
+    assert env["HOME"] == str(tmp_path)
+    assert env["CLOWDER_STATE_DIR"] == str(tmp_path / "state")
+    assert env["CLOWDER_CONFIG_DIR"] == str(tmp_path / "config")
+    assert env["TERM"] == "xterm"
+    assert (env["COLUMNS"], env["LINES"]) == ("100", "30")
+    assert env["LANG"] == "en_GB.UTF-8"
+    assert env["PATH"] == "/usr/bin"
+    assert "SECRET" not in env
+    assert client_environment({"LANG": "C"}, tmp_path, "xterm", (80, 24))["LANG"] == "C.UTF-8"
+
+
+def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
+    lines: list[str] = []
+    first = load_host_key(tmp_path / "ssh", lines.append)
+    again = load_host_key(tmp_path / "ssh", lines.append)
+    assert first.get_fingerprint() == again.get_fingerprint()
+    path = tmp_path / "ssh" / "host_ed25519_key"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert len([line for line in lines if "new host key" in line]) == 1
+
+
+def test_a_damaged_host_key_is_an_error_never_replaced(tmp_path: Path) -> None:
+    folder = tmp_path / "ssh"
+    folder.mkdir()
+    (folder / "host_ed25519_key").write_text("not a key")
+    with pytest.raises(GatewayError, match="cannot read the SSH host key"):
+        load_host_key(folder, print)
+    assert (folder / "host_ed25519_key").read_text() == "not a key"
+
+
+def test_the_txt_record_says_where_the_ssh_gateway_is() -> None:
+    txt = encode_txt(protocol_version=1, name="Bea", games=["catchy"], tables=[], ssh_port=2222)
+    assert txt["ssh"] == "2222"
+    raw = {key.encode(): value.encode() for key, value in txt.items()}
+    assert decode_txt(raw).ssh_port == 2222
+    without = encode_txt(protocol_version=1, name="Bea", games=[], tables=[])
+    assert "ssh" not in without
+    for bad in (b"0", b"70000", b"-1", b"22a", b""):
+        assert decode_txt({b"ssh": bad}).ssh_port is None
+    assert ssh_command("198.18.0.1", 2222) == "ssh -p 2222 you@198.18.0.1"
+    assert ssh_command("198.18.0.1", 22) == "ssh you@198.18.0.1"
+    info = HostInfo("Bea._clowder._tcp.local.", "Bea", ("198.18.0.1",), 7707, 1, (), 0, (), 0, 0.0)
+    assert info.ssh_command is None
+    with_ssh = dataclasses.replace(info, ssh_port=2222)
+    assert with_ssh.ssh_command == "ssh -p 2222 you@198.18.0.1"
+
+
+# --- the host command's flags -------------------------------------------------------------
+
+
+def _host_args(*argv: str) -> argparse.Namespace:
+    from tui.commands import host as host_command
+
+    parser = argparse.ArgumentParser()
+    host_command.configure(parser)
+    args = parser.parse_args(argv)
+    args.limits = host_command.host_limits(args)
+    return args
+
+
+def test_host_ssh_flags_default_port_and_refusals(tmp_path: Path) -> None:
+    from tui.commands import UsageError
+    from tui.commands.host import ssh_access
+
+    assert _host_args("--ssh").ssh == 2222
+    assert _host_args("--ssh", "2200").ssh == 2200
+    assert ssh_access(_host_args()) is None
+    assert ssh_access(_host_args("--ssh")) == Access()
+    assert ssh_access(_host_args("--ssh", "--ssh-password", "pw")) == Access(password="pw")
+    for argv, problem in [
+        (("--ssh-password", "pw"), "need --ssh"),
+        (("--ssh", "70000"), "not a port"),
+        (("--ssh", "7707"), "game port"),
+        (("--ssh", "--ssh-password", ""), "cannot be empty"),
+        (("--ssh", "--ssh-sessions", "0"), "at least 1"),
+        (("--ssh", "--ssh-sessions", "100"), "max-connections-per-address"),
+        (("--ssh", "--ssh-keys", str(tmp_path / "none")), "cannot read"),
+    ]:
+        with pytest.raises(UsageError, match=problem):
+            ssh_access(_host_args(*argv))
+
+
+# --- over SSH, on 127.0.0.1 ---------------------------------------------------------------
+
+
+class Gateway:
+    """A host and its gateway on loopback, their log lines, and a way in."""
+
+    def __init__(self, host: Host, gateway: SshGateway, lines: list[str]) -> None:
+        self.host, self.gateway, self.lines = host, gateway, lines
+
+    def connect(self, username: str = "ann", **options: Any) -> Any:
+        options.setdefault("client_keys", None)
+        options.setdefault("password", "")
+        return asyncssh.connect(
+            "127.0.0.1",
+            self.gateway.port,
+            username=username,
+            known_hosts=None,
+            agent_path=None,
+            connect_timeout=WAIT_S,
+            **options,
+        )
+
+    async def logged(self, words: str) -> str:
+        """The first log line holding ``words`` (waiting for it)."""
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            found = next((line for line in self.lines if words in line), None)
+            if found is not None:
+                return found
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"no log line with {words!r} in {self.lines}")
+
+
+@contextlib.asynccontextmanager
+async def gateway(
+    tmp_path: Path,
+    *,
+    command: Callable[[Player], Sequence[str]] | None = stand_in,
+    **options: Any,
+) -> AsyncIterator[Gateway]:
+    async with running_host(tmp_path) as host:
+        lines: list[str] = host.log_lines  # type: ignore[attr-defined]
+        ssh = SshGateway(
+            game_address="127.0.0.1",
+            game_port=host.port,
+            state_dir=tmp_path,
+            bind="127.0.0.1",
+            port=0,
+            log=lines.append,
+            command=command,
+            **options,
+        )
+        await ssh.start()
+        try:
+            yield Gateway(host, ssh, lines)
+        finally:
+            await ssh.close()
+
+
+class Terminal:
+    """What an SSH session's terminal received, readable as text (escape sequences removed)."""
+
+    def __init__(self, process: asyncssh.SSHClientProcess[bytes]) -> None:
+        self.process = process
+        self.raw = bytearray()
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        while data := await self.process.stdout.read(65536):
+            self.raw += data
+
+    def mark(self) -> int:
+        return len(self.raw)
+
+    def text(self, since: int = 0) -> str:
+        return ESCAPES.sub(b"", bytes(self.raw[since:])).decode(errors="replace")
+
+    async def wait_for(self, *words: str, since: int = 0) -> str:
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            text = self.text(since)
+            if all(word in text for word in words):
+                return text
+            if self._reader.done():
+                break
+            await asyncio.sleep(0.05)
+        raise AssertionError(
+            f"never saw {words!r}; the terminal shows:\n{self.text(since)[-3000:]}"
+        )
+
+    def type(self, keys: bytes) -> None:
+        self.process.stdin.write(keys)
+
+    async def close(self) -> None:
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._reader
+
+
+async def open_terminal(
+    conn: asyncssh.SSHClientConnection, size: tuple[int, int] = (80, 24)
+) -> Terminal:
+    process = await conn.create_process(term_type="xterm-256color", term_size=size, encoding=None)
+    return Terminal(process)
+
+
+async def test_a_session_runs_the_client_on_its_own_terminal_with_the_players_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLOWDER_TEST_SECRET", "host only")
+    async with gateway(tmp_path) as ssh, ssh.connect("ann") as conn:
+        terminal = await open_terminal(conn)
+        text = await terminal.wait_for("size 80x24")
+        assert "TERM xterm-256color" in text
+        assert "TTY True True" in text  # a terminal, and a session of its own
+        assert "SECRET None" in text
+        folder = player_folder(tmp_path / "ssh", "ann", None)
+        assert f"STATE {folder / 'state'}" in text
+        assert f"HOME {folder}" in text
+        assert folder.is_dir()
+        mark = terminal.mark()
+        terminal.process.change_terminal_size(100, 30)
+        await terminal.wait_for("size 100x30", since=mark)
+        terminal.type(b"meow\r")
+        await terminal.wait_for("got meow")
+        assert ssh.gateway.sessions == 1
+        await ssh.logged("'ann' from 127.0.0.1 plays")
+        await terminal.close()
+    await ssh_gone(ssh)
+    assert "hung up" in await ssh.logged("'ann' from 127.0.0.1 left")
+
+
+async def ssh_gone(ssh: Gateway) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while ssh.gateway.sessions and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    assert ssh.gateway.sessions == 0
+
+
+async def test_a_client_that_exits_ends_only_its_own_session(tmp_path: Path) -> None:
+    async with gateway(tmp_path) as ssh, ssh.connect("ann") as conn, ssh.connect("bea") as other:
+        ann = await open_terminal(conn)
+        bea = await open_terminal(other)
+        await ann.wait_for("size 80x24")
+        await bea.wait_for("size 80x24")
+        ann.type(b"crash\r")
+        await asyncio.wait_for(ann.process.wait_closed(), WAIT_S)
+        assert ann.process.exit_status == 3
+        bea.type(b"still here\r")
+        await bea.wait_for("got still here")
+        assert "exit status 3" in await ssh.logged("'ann' from 127.0.0.1 left")
+        await ann.close()
+        await bea.close()
+
+
+async def test_the_same_key_finds_the_same_folder_and_another_key_another(tmp_path: Path) -> None:
+    mine = asyncssh.generate_private_key("ssh-ed25519")
+    theirs = asyncssh.generate_private_key("ssh-ed25519")
+    seen = []
+    async with gateway(tmp_path) as ssh:
+        for key in (mine, mine, theirs):
+            async with ssh.connect("ann", client_keys=[key]) as conn:
+                terminal = await open_terminal(conn)
+                text = await terminal.wait_for("HOME")
+                seen.append(re.search(r"STATE (\S+)", text)[1])  # type: ignore[index]
+                await terminal.close()
+        await ssh.logged(f"(key {mine.get_fingerprint()}) plays")
+    assert seen[0] == seen[1] != seen[2]
+    folder = player_folder(tmp_path / "ssh", "ann", mine.get_fingerprint())
+    assert seen[0] == str(folder / "state")
+
+
+async def test_exec_subsystems_and_forwarding_are_refused(tmp_path: Path) -> None:
+    async with gateway(tmp_path) as ssh, ssh.connect("ann") as conn:
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_process("cat /etc/passwd")
+        await ssh.logged("refused a command ('cat /etc/passwd') for 'ann' from 127.0.0.1")
+        with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
+            await conn.start_sftp_client()
+        await ssh.logged("refused the 'sftp' subsystem")
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.open_connection("127.0.0.1", ssh.host.port)
+        await ssh.logged(f"refused port forwarding to 127.0.0.1:{ssh.host.port} for 'ann'")
+        with pytest.raises(asyncssh.ChannelListenError):
+            await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", ssh.host.port)
+        await ssh.logged("refused remote port forwarding")
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.open_unix_connection("/run/anything.sock")
+        await ssh.logged("refused socket forwarding")
+        # A shell without a terminal runs nothing, and says what to do.
+        result = await asyncio.wait_for(conn.run(), WAIT_S)
+        assert result.exit_status == 1
+        assert "needs a terminal" in str(result.stdout)
+        await ssh.logged("refused a session without a terminal")
+        assert ssh.gateway.sessions == 0
+
+
+async def test_an_unusable_user_name_is_refused_with_a_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with gateway(tmp_path) as ssh:
+        with pytest.raises(asyncssh.DisconnectError, match="at most 32 characters"):
+            async with ssh.connect("x" * 33):
+                pass
+        await ssh.logged("refused the user name 'xxxxxxxx")
+        # asyncssh refuses most control characters itself (SASLprep), on both sides;
+        # the gateway's own check stands behind it and names the character.
+        monkeypatch.setattr(asyncssh.connection, "saslprep", lambda text: text)
+        with pytest.raises(asyncssh.DisconnectError, match="cannot use that name"):
+            async with ssh.connect("ann\x1b]0;owned\x07"):
+                pass
+        line = await ssh.logged("refused the user name 'ann")
+        assert "\x1b" not in line and "U+001B" in line
+
+
+async def test_a_connection_that_never_logs_in_leaves_a_line(tmp_path: Path) -> None:
+    async with gateway(tmp_path) as ssh:
+        reader, writer = await asyncio.open_connection("127.0.0.1", ssh.gateway.port)
+        writer.write(b"GET / HTTP/1.0\r\n\r\n")
+        with contextlib.suppress(ConnectionError):
+            await asyncio.wait_for(reader.read(), WAIT_S)
+        writer.close()
+        await ssh.logged("127.0.0.1 left before logging in")
+
+
+async def test_password_access(tmp_path: Path) -> None:
+    async with gateway(tmp_path, access=Access(password="meow")) as ssh:
+        with pytest.raises(asyncssh.PermissionDenied):
+            async with ssh.connect("ann", password="woof"):
+                pass
+        await ssh.logged("wrong password for 'ann' from 127.0.0.1")
+        await ssh.logged("'ann' from 127.0.0.1 did not log in (wrong password)")
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        with pytest.raises(asyncssh.PermissionDenied):
+            async with ssh.connect("ann", client_keys=[key], password=None):
+                pass
+        async with ssh.connect("ann", password="meow") as conn:
+            terminal = await open_terminal(conn)
+            await terminal.wait_for("size 80x24")
+            await terminal.close()
+
+
+async def test_authorized_keys_access(tmp_path: Path) -> None:
+    listed = asyncssh.generate_private_key("ssh-ed25519")
+    stranger = asyncssh.generate_private_key("ssh-ed25519")
+    keys_file = tmp_path / "authorized_keys"
+    keys_file.write_bytes(listed.export_public_key())
+    access = Access(keys=load_authorized_keys(keys_file))
+    async with gateway(tmp_path, access=access) as ssh:
+        with pytest.raises(asyncssh.PermissionDenied):
+            async with ssh.connect("ann", client_keys=[stranger], password="x"):
+                pass
+        await ssh.logged("'ann' from 127.0.0.1 did not log in (a key not in the keys file")
+        async with ssh.connect("ann", client_keys=[listed], password=None) as conn:
+            terminal = await open_terminal(conn)
+            await terminal.wait_for("size 80x24")
+            await terminal.close()
+        await ssh.logged(f"(key {listed.get_fingerprint()}) plays")
+
+
+async def test_the_session_budget_refuses_politely_and_frees_up(tmp_path: Path) -> None:
+    async with gateway(tmp_path, max_sessions=1) as ssh, ssh.connect("ann") as conn:
+        first = await open_terminal(conn)
+        await first.wait_for("size 80x24")
+        async with ssh.connect("bea") as other:
+            refused = await open_terminal(other)
+            await asyncio.wait_for(refused.process.wait_closed(), WAIT_S)
+            assert refused.process.exit_status == 1
+            assert "has all the SSH players it takes" in refused.text()
+            await ssh.logged("refused 'bea' from 127.0.0.1: all 1 SSH sessions are in use")
+            await refused.close()
+            first.process.stdin.write_eof()
+            await asyncio.wait_for(first.process.wait_closed(), WAIT_S)
+            await ssh_gone(ssh)
+            again = await open_terminal(other)
+            await again.wait_for("size 80x24")
+            await again.close()
+        await first.close()
+
+
+async def test_connections_over_the_budget_are_cut(tmp_path: Path) -> None:
+    async with gateway(tmp_path, max_sessions=1) as ssh:
+        limit = ssh.gateway.budget.connection_limit
+        async with contextlib.AsyncExitStack() as stack:
+            for index in range(limit):
+                await stack.enter_async_context(ssh.connect(f"p{index}"))
+            # Cut before the key exchange, so cheaply and without a reason to read.
+            with pytest.raises((asyncssh.DisconnectError, ConnectionError)):
+                async with ssh.connect("late"):
+                    pass
+        await ssh.logged(f"{limit} SSH connections already")
+
+
+async def test_closing_the_gateway_hangs_up_every_client(tmp_path: Path) -> None:
+    async with gateway(tmp_path) as ssh, ssh.connect("ann") as conn:
+        terminal = await open_terminal(conn)
+        await terminal.wait_for("size 80x24")
+        session = next(iter(ssh.gateway.counts.sessions))
+        assert session.pty is not None and session.pty.pid is not None
+        pid = session.pty.pid
+        await ssh.gateway.close()
+        assert ssh.gateway.sessions == 0
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+        await terminal.close()
+
+
+# --- the real client, through the gateway ------------------------------------------------
+
+
+def seat_of(host: Host, table: str, name: str) -> int:
+    seats = host.runners[table].table.seats
+    return next(index for index, seat in enumerate(seats) if seat.name == name)
+
+
+async def test_ssh_player_sees_the_lobby_joins_plays_resizes_and_leaves(tmp_path: Path) -> None:
+    async with gateway(tmp_path, command=None) as ssh:
+        runner = ssh.host.create_table("catchy", {}, seats=2, bots=1, created_by="host")
+        table = runner.table
+        async with ssh.connect("ann") as conn:
+            terminal = await open_terminal(conn)
+            await terminal.wait_for("Clowder lobby", "you are ann", "Tables on", "Catchy")
+            terminal.type(b"\r")
+            await ssh.logged("ann sits at seat")
+            await terminal.wait_for("Your hand")
+            seat = seat_of(ssh.host, table.id, "ann")
+            moves = 0
+            deadline = time.monotonic() + WAIT_S
+            while moves < 3 and time.monotonic() < deadline:
+                view = table.view(seat)
+                legal = view["legal"] if view else []
+                if not legal:
+                    await asyncio.sleep(0.05)
+                    continue
+                version = table.version
+                action = legal[0]
+                if action["type"] == "swap":
+                    terminal.type(b"1")
+                else:
+                    position = view["hand"].index(action["card"]) + 1  # type: ignore[index]
+                    terminal.type(str(position).encode() + b"\r")
+                while table.version == version and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                moves += 1
+            assert moves == 3, f"made {moves} moves; the terminal shows:\n{terminal.text()[-2000:]}"
+            assert table.outcome is None or table.version > 3
+            mark = terminal.mark()
+            terminal.process.change_terminal_size(100, 30)
+            await terminal.wait_for("Your hand", since=mark)  # drawn again at the new size
+            session = next(iter(ssh.gateway.counts.sessions))
+            assert session.size == (100, 30)
+            await terminal.close()
+        await ssh.logged("ann dropped (seat kept)")
+        await ssh_gone(ssh)
+        assert table.seats[seat].name == "ann"
