@@ -321,7 +321,7 @@ class ClowderApp(App[int]):
         else:
             address = info.addresses[0] if info.addresses else LOOPBACK
             self.hosts[key] = HostEntry(
-                key, info.name, address, info.port, "lan", host_summary(info)
+                key, info.name, address, info.port, "lan", host_summary(info), info.ssh_port
             )
         self._publish_hosts()
 

@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import json
 import os
 import re
 import stat
@@ -637,3 +638,55 @@ async def test_ssh_player_sees_the_lobby_joins_plays_resizes_and_leaves(tmp_path
         await ssh.logged("ann dropped (seat kept)")
         await ssh_gone(ssh)
         assert table.seats[seat].name == "ann"
+
+
+# --- what a newcomer sees: the lobby and `clowder discover` ------------------------------
+
+
+async def test_the_lobby_shows_the_ssh_command_of_a_host_that_offers_it() -> None:
+    from textual.widgets import Static
+
+    from tests.tui.harness import LOBBY_HOSTS, LobbyHarness
+    from tui.screens.lobby import HostEntry
+
+    app = LobbyHarness()
+    async with app.run_test(size=(80, 24)) as pilot:
+        line = app.lobby.query_one("#tables-ssh", Static)
+
+        def shown() -> str | None:
+            return str(line.render()) if line.display else None
+
+        assert shown() is None  # the hosts in the harness offer no SSH
+        cy = HostEntry("lan:cy", "Cy's box", "198.18.0.1", 7707, "lan", "1 table", 2222)
+        app.lobby.set_hosts([cy, *LOBBY_HOSTS])
+        app.lobby.select("lan:cy")
+        await pilot.pause()
+        assert shown() == "no Python? ssh -p 2222 you@198.18.0.1"
+        app.lobby.select(LOBBY_HOSTS[0].key)
+        await pilot.pause()
+        assert shown() is None
+
+
+def test_discover_prints_the_ssh_command(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import net.discovery
+    from tui.cli import main
+
+    bea = HostInfo("Bea._clowder._tcp.local.", "Bea", ("198.18.0.1",), 7707, 1, (), 1, (), 0, 0.0)
+    hosts = [dataclasses.replace(bea, ssh_port=2222), dataclasses.replace(bea, name="Cy")]
+
+    async def found(timeout_s: float) -> list[HostInfo]:
+        return hosts
+
+    monkeypatch.setattr(net.discovery, "discover", found)
+    assert main(["discover"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines == [
+        "Bea  198.18.0.1:7707  (1 table)",
+        "    no Python? ssh -p 2222 you@198.18.0.1",
+        "Cy  198.18.0.1:7707  (1 table)",
+    ]
+    assert main(["discover", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["hosts"]
+    assert [row["ssh"] for row in rows] == [2222, None]

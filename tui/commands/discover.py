@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
                 "protocol": host.protocol_version,
                 "games": list(host.games),
                 "tables": host.table_count,
+                "ssh": host.ssh_port,
                 "open": [
                     {"id": t.table_id, "game": t.game, "free": t.free_seats}
                     for t in host.open_tables
@@ -55,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         count = host.table_count or 0
         tables = "1 table" if count == 1 else f"{count} tables"
         print(f"{host.name}  {host.endpoint}  ({tables})", flush=True)
+        if host.ssh_command is not None:
+            print(f"    no Python? {host.ssh_command}", flush=True)
         for table in host.open_tables:
             seats = "1 free seat" if table.free_seats == 1 else f"{table.free_seats} free seats"
             print(f"    {table.table_id}  {table.game:<10} {seats}", flush=True)

@@ -24,6 +24,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from net.discovery import ssh_command
 from net.text import clean_text
 from tui.screens.dialogs import AddressDialog, CreateDialog, NameDialog, NewTable
 from tui.screens.table import TCSS_DIR
@@ -45,10 +46,17 @@ class HostEntry:
     """``lan`` (found by discovery), ``address`` (typed in) or ``yours`` (this computer)."""
     summary: str = ""
     """What the LAN advertisement says (``2 tables, 1 open``), before we connect."""
+    ssh_port: int | None = None
+    """The host's SSH gateway (``clowder host --ssh``), from its advertisement."""
 
     @property
     def endpoint(self) -> str:
         return f"{self.address}:{self.port}"
+
+    @property
+    def ssh_command(self) -> str | None:
+        """What a friend with nothing installed types to play here (None: no SSH gateway)."""
+        return None if self.ssh_port is None else ssh_command(self.address, self.ssh_port)
 
 
 def seats_text(seats: Sequence[dict[str, Any]]) -> str:
@@ -145,12 +153,16 @@ class LobbyScreen(Screen[None]):
                 yield OptionList(id="hosts")
             with Vertical(id="tables-pane"):
                 yield Static("Tables", id="tables-title", classes="pane-title")
+                yield Static("", id="tables-ssh")
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
         yield Static("", id="lobby-status")
         yield Footer()
 
     def on_mount(self) -> None:
         self._ready = True
+        ssh_line = self.query_one("#tables-ssh", Static)
+        ssh_line.styles.padding = (0, 1)
+        ssh_line.display = False
         table = self.query_one("#tables", DataTable)
         for label, width in COLUMNS:
             table.add_column(label, width=width)
@@ -221,6 +233,10 @@ class LobbyScreen(Screen[None]):
     def _show_tables(self, host: HostEntry | None, problem: str = "") -> None:
         title = self.query_one("#tables-title", Static)
         widget = self.query_one("#tables", DataTable)
+        command = host.ssh_command if host is not None else None
+        ssh_line = self.query_one("#tables-ssh", Static)
+        ssh_line.display = command is not None
+        ssh_line.update(Content.styled(f"no Python? {command}" if command else "", MUTED))
         if host is None:
             title.update("Tables")
             rows: list[tuple[str, str, str, str]] = []
