@@ -5,18 +5,25 @@ deck minus its own hand, the special cards played face up, and the cards it
 handed over by Go Fish, which it knows are in the taker's hand) are dealt at
 random into the other hands and the flip, many times. Each sample is weighted
 by the other players' bids this round (a bidder more likely holds what they
-bid), which is how the bot *reads bids*. From the weighted samples it knows,
-for every accessory and colour, P(total >= n) and P(total = n), and decides:
+bid), which is how the bot *reads bids*, and by the public side of every Go
+Fish it was not part of (the taker holds at least as many of the thing as were
+handed over; the giver has no normal card showing it left). From the weighted
+samples it knows, for every accessory and colour, P(total >= n) and
+P(total = n), and it scores each choice by the chance that it costs the bot a
+card this round:
 
-- challenge when the standing bid is less likely to hold than its best raise
-  is to be true (a raise risks being challenged in turn);
-- call Purrfect when the exact total is likely enough to beat both;
-- otherwise raise to the most plausible bid, now and then bluffing (a bid
-  it believes less, on a thing it lacks, to mislead the bid readers);
-- play Skip, Draw 3 or Go Fish when every choice is risky: they pass the
-  turn, and Draw 3 and Go Fish also show it cards.
+- a challenge loses when the bid holds; Purrfect loses unless it is exact;
+- a raise loses when the next player challenges it and it fails. The next
+  player is modelled from each sample's deal: they doubt a bid above what
+  their own hand shows plus the deck's average for the cards they cannot see.
+  A raise they let pass leaves the bot a smaller, shared risk for the rest of
+  the round (the bid may come back around), and a raise they challenge while
+  it holds costs *them* the card, which counts a little in the raise's favour;
+- Skip, Draw 3 and Go Fish pass the turn: the bot keeps only that later risk.
 
-Its level of play is set by its parameters (samples, bluff rate, caution).
+It takes the least risky choice, now and then bluffing (a raise on something
+it believes less, if that costs little). Its level of play is set by its
+parameters (samples, bluff rate, how it models the next player).
 
 :class:`PlainKittenBot` is the baseline the sampler is measured against: it
 bids what its own hand supports plus the average of the unseen cards, and
@@ -37,9 +44,9 @@ from engine.kitten_cards import (
     GO_FISH,
     SKIP,
     THINGS,
-    apply_flip,
     count_hand,
     deck,
+    matches,
     value,
 )
 
@@ -50,18 +57,35 @@ BID_SHARPNESS = 1.5
 with probability proportional to exp(BID_SHARPNESS x how many of it their hand shows)."""
 BELIEF_CAP = 8
 """Beyond this many of a thing in hand, more does not make a bid of it likelier."""
+FISH_MISMATCH = 0.05
+"""A sample's weight is multiplied by this for each public Go Fish fact it contradicts."""
 BLUFF_RATE = 0.08
 """How often a raise is a bluff (a thing it believes less)."""
-BLUFF_FLOOR = 0.35
-"""A bluff still needs this chance of being true."""
-CHALLENGE_FEAR = 0.75
-"""How likely a raise is to be challenged, as the bot weighs a raise against a challenge."""
-PASS_BELOW = -0.3
-"""Play Skip, Draw 3 or Go Fish when the best bid or call is worth less than this."""
+BLUFF_SLACK = 0.04
+"""A bluff may add at most this much to the chance of losing a card."""
+DOUBT_MARGIN = 1.0
+"""The next player is taken to doubt a bid this far above what they can expect to see..."""
+DOUBT_SCALE = 0.75
+"""...softly: the chance they challenge is a logistic curve this wide around that point."""
+LATER_RISK = 1.0
+"""A raise let pass, or a pass, still risks LATER_RISK / (players still in) of a card."""
+THEIR_LOSS = 0.3
+"""What the next player losing a card (a wrong challenge of our raise) is worth to the bot."""
 PURRFECT_MARGIN = 0.05
 """Purrfect must beat the other choices by this much (a wrong call costs a card)."""
+SPECIAL_COST = 0.02
+"""Playing a special card spends it: a pass must beat the best other choice by this much."""
+ROLLOUTS = 120
+"""How many of the samples each raise is played out in."""
+ROLLOUT_DEPTH = 4
+"""How many players after the bot a rollout follows (then LATER_RISK stands in)."""
+RETURN_RISK = 0.35
+"""A bid that comes back around risks at most this (the bot can raise again)..."""
 RAISE_SPAN = 3
 """How far above the lowest legal count the bot considers raising."""
+OPEN_SPAN = 4
+"""An opening bid is weighed at most this far from the expected total (lower ones are safe
+from a challenge anyway, and leave the next player an easy raise)."""
 
 _THING_INDEX = {thing: index for index, thing in enumerate(THINGS)}
 
@@ -71,13 +95,18 @@ def _vector(code: str) -> tuple[int, ...]:
 
 
 class Belief:
-    """Weighted samples of the round's totals, per thing, from one seat's view."""
+    """Weighted samples of the round's totals, per thing, from one seat's view.
+
+    Each sample also keeps what every other player's hand adds to each thing
+    (:attr:`adds`), so a bid can be judged by how the others would see it.
+    """
 
     def __init__(self, view: dict[str, Any], rng: Rng, samples: int) -> None:
         seat: int = view["seat"]
         self.hand: list[str] = list(view["hand"] or [])
         counts: list[int] = view["hand_counts"]
         known: dict[int, list[str]] = {}
+        facts: dict[int, list[tuple[int, int, bool]]] = {}
         unseen = Counter(deck(view["deck_set"]))
         unseen.subtract(self.hand)
         for entry in view["played"]:
@@ -87,6 +116,13 @@ class Belief:
                 # Go Fish on us: we know those cards sit in the taker's hand.
                 known.setdefault(entry["seat"], []).extend(given)
                 unseen.subtract(given)
+            if entry["card"] == GO_FISH and "cards" not in entry:
+                _note_fish(facts, entry)
+            elif entry["card"] == GO_FISH and entry["seat"] == seat:
+                # We took: the giver has no normal card of that thing left.
+                facts.setdefault(entry["target"], []).append(
+                    (_THING_INDEX[entry["thing"]], 0, True)
+                )
         pool = [code for code, count in unseen.items() for _ in range(max(count, 0))]
         others = [
             (other, counts[other] - len(known.get(other, [])))
@@ -98,27 +134,37 @@ class Belief:
             if bid["seat"] != seat:
                 bids_by.setdefault(bid["seat"], []).append(bid)
         mine = [count_hand(self.hand, thing).adds for thing in THINGS]
-        self.totals: list[list[int]] = [[] for _ in THINGS]
+        self.totals: list[list[int]]
         self.weights: list[float] = []
+        self.adds: dict[int, list[list[int]]] = {other: [] for other, _ in others}
         needed = min(sum(max(free, 0) for _, free in others) + 1, len(pool))
+        rows: list[list[int]] = []
         for _ in range(samples):
             _partial_shuffle(pool, needed, rng)
             position = 0
-            sums = list(mine)
+            sums = mine
             weight = 1.0
             for other, free in others:
                 cards = [*known.get(other, []), *pool[position : position + max(free, 0)]]
                 position += max(free, 0)
                 adds = _hand_adds(cards)
-                for index in range(len(THINGS)):
-                    sums[index] += adds[index]
+                sums = [a + b for a, b in zip(sums, adds, strict=True)]
                 bids = bids_by.get(other)
                 if bids:
                     weight *= _bid_likelihood(adds, bids)
+                fish = facts.get(other)
+                if fish:
+                    weight *= _fish_likelihood(cards, fish)
+                self.adds[other].append(adds)
             flip = pool[position] if position < len(pool) else SKIP
-            for index, thing in enumerate(THINGS):
-                self.totals[index].append(apply_flip(sums[index], flip, thing))
+            if flip == CANT_SEE_ME:
+                rows.append([0] * len(THINGS))
+            elif flip == DOUBLE_TROUBLE:
+                rows.append([2 * amount for amount in sums])
+            else:
+                rows.append([a + b for a, b in zip(sums, _VECTORS[flip], strict=True)])
             self.weights.append(weight)
+        self.totals = [list(column) for column in zip(*rows, strict=True)] or [[] for _ in THINGS]
         self.mass = sum(self.weights) or 1.0
 
     def at_least(self, thing: str, count: int) -> float:
@@ -136,6 +182,25 @@ class Belief:
     def mean(self, thing: str) -> float:
         totals = self.totals[_THING_INDEX[thing]]
         return sum(t * w for t, w in zip(totals, self.weights, strict=True)) / self.mass
+
+
+def _note_fish(facts: dict[int, list[tuple[int, int, bool]]], entry: dict[str, Any]) -> None:
+    """The public side of a Go Fish we were not part of: ``(thing, count, is_giver)`` facts."""
+    thing = _THING_INDEX[entry["thing"]]
+    facts.setdefault(entry["target"], []).append((thing, 0, True))
+    if entry.get("count"):
+        facts.setdefault(entry["seat"], []).append((thing, entry["count"], False))
+
+
+def _fish_likelihood(cards: list[str], facts: list[tuple[int, int, bool]]) -> float:
+    """Down-weight a sampled hand for each Go Fish fact it contradicts: a giver still holding
+    a normal card of the thing, a taker holding fewer of them than were handed over."""
+    weight = 1.0
+    for thing, count, giver in facts:
+        showing = sum(1 for code in cards if thing in _MATCHES[code])
+        if (giver and showing) or (not giver and showing < count):
+            weight *= FISH_MISMATCH
+    return weight
 
 
 def _bid_likelihood(adds: list[int], bids: list[dict[str, Any]]) -> float:
@@ -159,17 +224,31 @@ def _partial_shuffle(items: list[str], needed: int, rng: Rng) -> None:
 
 def _hand_adds(cards: list[str]) -> list[int]:
     """Each thing's contribution of a hand (Can't See Me and Double Trouble applied)."""
-    if CANT_SEE_ME in cards:
+    if not cards or CANT_SEE_ME in cards:
         return [0] * len(THINGS)
-    sums = [0] * len(THINGS)
-    for code in cards:
-        for index, amount in enumerate(_VECTORS.get(code) or _vector(code)):
-            sums[index] += amount
-    factor = 2 ** cards.count(DOUBLE_TROUBLE)
-    return [amount * factor for amount in sums]
+    sums = [sum(column) for column in zip(*map(_VECTORS.__getitem__, cards), strict=True)]
+    if DOUBLE_TROUBLE in cards:
+        factor = 2 ** cards.count(DOUBLE_TROUBLE)
+        return [amount * factor for amount in sums]
+    return sums
 
 
 _VECTORS: dict[str, tuple[int, ...]] = {code: _vector(code) for code in set(deck("both"))}
+_MATCHES: dict[str, frozenset[int]] = {
+    code: frozenset(index for index, thing in enumerate(THINGS) if matches(code, thing))
+    for code in set(deck("both"))
+}
+
+
+def _deck_means(deck_set: str) -> list[float]:
+    """Each thing's average per card of a deck: what a player expects of a card unseen."""
+    cards = deck(deck_set)
+    return [
+        sum(_VECTORS[code][index] for code in cards) / len(cards) for index in range(len(THINGS))
+    ]
+
+
+_MEANS: dict[str, list[float]] = {}
 
 
 def _legal_keys(legal: list[dict[str, Any]]) -> set[tuple[Any, ...]]:
@@ -178,6 +257,14 @@ def _legal_keys(legal: list[dict[str, Any]]) -> set[tuple[Any, ...]]:
 
 def _is_legal(action: dict[str, Any], keys: set[tuple[Any, ...]]) -> bool:
     return tuple(sorted(action.items())) in keys
+
+
+def _order_after(view: dict[str, Any]) -> list[int]:
+    """The other players still holding cards, in the order they answer this seat's bid."""
+    counts: list[int] = view["hand_counts"]
+    seat: int = view["seat"]
+    seats = ((seat + step) % len(counts) for step in range(1, len(counts)))
+    return [other for other in seats if counts[other]]
 
 
 class KittenBot:
@@ -192,12 +279,18 @@ class KittenBot:
         *,
         samples: int = SAMPLES,
         bluff_rate: float = BLUFF_RATE,
-        challenge_fear: float = CHALLENGE_FEAR,
+        rollouts: int = ROLLOUTS,
+        doubt_margin: float = DOUBT_MARGIN,
+        later_risk: float = LATER_RISK,
+        return_risk: float = RETURN_RISK,
     ) -> None:
         self.rng = rng
         self.samples = samples
+        self.rollouts = rollouts
         self.bluff_rate = bluff_rate
-        self.challenge_fear = challenge_fear
+        self.doubt_margin = doubt_margin
+        self.later_risk = later_risk
+        self.return_risk = return_risk
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
         legal: list[dict[str, Any]] = view.get("legal") or []
@@ -206,75 +299,65 @@ class KittenBot:
         keys = _legal_keys(legal)
         belief = Belief(view, self.rng, self.samples)
         standing: dict[str, Any] | None = view["bid"]
-        bid_action, bid_p = self._best_bid(view, belief, keys)
+        players_in = sum(1 for size in view["deal_sizes"] if size)
+        later = self.later_risk / max(players_in, 2)
+        rollouts = Rollouts(view, belief, self, later)
         options: list[tuple[float, dict[str, Any]]] = []
-        if bid_action is not None:
-            options.append((-self.challenge_fear * (1.0 - bid_p), bid_action))
+        bids = self._bids(view, belief, keys, rollouts)
+        if bids:
+            options.append(self._pick_bid(bids))
         if standing is not None and _is_legal({"type": "challenge"}, keys):
             holds = belief.at_least(standing["thing"], standing["count"])
-            options.append((-holds, {"type": "challenge"}))
+            options.append((holds, {"type": "challenge"}))
             if _is_legal({"type": "purrfect"}, keys):
                 exact = belief.exactly(standing["thing"], standing["count"])
-                options.append((2 * exact - 1 - PURRFECT_MARGIN, {"type": "purrfect"}))
+                options.append((1 - 2 * exact + PURRFECT_MARGIN, {"type": "purrfect"}))
+        special = self._special(view, keys)
+        if special is not None and standing is not None:
+            order = rollouts.order
+            first_calls = not order or order[0] != standing["seat"]
+            index = _THING_INDEX[standing["thing"]]
+            passed = rollouts.risk(standing["count"], index, mine=False, first_calls=first_calls)
+            options.append((passed + SPECIAL_COST, special))
         if not options:
             fallback: dict[str, Any] = self.rng.choice(legal)
             return fallback
-        best_value, best = max(options, key=lambda option: option[0])
-        if best_value < PASS_BELOW:
-            special = self._special(view, belief, keys)
-            if special is not None:
-                return special
-        return best
+        return min(options, key=lambda option: option[0])[1]
 
     # Bids ---------------------------------------------------------------------
 
-    def _best_bid(
-        self, view: dict[str, Any], belief: Belief, keys: set[tuple[Any, ...]]
-    ) -> tuple[dict[str, Any] | None, float]:
-        """The raise the bot likes best (sometimes a bluff) and its chance of being true."""
+    def _bids(
+        self, view: dict[str, Any], belief: Belief, keys: set[tuple[Any, ...]], rollouts: Rollouts
+    ) -> list[tuple[float, int, str]]:
+        """Every raise worth weighing, as ``(risk, count, thing)`` (:meth:`Rollouts.risk`)."""
         standing: dict[str, Any] | None = view["bid"]
-        low = 1 if standing is None else standing["count"] + 1
-        candidates: list[tuple[float, int, str]] = []
-        for thing in THINGS:
-            for count in range(low, low + RAISE_SPAN):
-                action = {"type": "bid", "count": count, "thing": thing}
-                if _is_legal(action, keys):
-                    candidates.append((belief.at_least(thing, count), count, thing))
-        if not candidates:
-            return None, 0.0
-        if standing is None:
-            return self._opening(belief, keys)
-        # Prefer the likeliest bid; among near-equals, the higher count (more pressure).
-        candidates.sort(key=lambda c: (round(c[0], 2), c[1]), reverse=True)
-        p, count, thing = candidates[0]
-        if self.rng.random() < self.bluff_rate:
-            bluffs = [c for c in candidates if BLUFF_FLOOR <= c[0] < p]
-            if bluffs:
-                p, count, thing = self.rng.choice(bluffs)
-        return {"type": "bid", "count": count, "thing": thing}, p
+        rows: list[tuple[float, int, str]] = []
+        for index, thing in enumerate(THINGS):
+            if standing is None:
+                middle = int(belief.mean(thing))
+                span = range(max(1, middle - OPEN_SPAN), middle + OPEN_SPAN + 1)
+            else:
+                low = standing["count"] + 1
+                span = range(low, low + RAISE_SPAN)
+            for count in span:
+                if _is_legal({"type": "bid", "count": count, "thing": thing}, keys):
+                    rows.append((rollouts.risk(count, index, mine=True), count, thing))
+        return rows
 
-    def _opening(
-        self, belief: Belief, keys: set[tuple[Any, ...]]
-    ) -> tuple[dict[str, Any] | None, float]:
-        """The opening bid: a count the bot is fairly sure of, on its best thing."""
-        things = sorted(THINGS, key=belief.mean, reverse=True)
-        thing = things[0]
+    def _pick_bid(self, rows: list[tuple[float, int, str]]) -> tuple[float, dict[str, Any]]:
+        """The least risky raise, or now and then a bluff on another thing that costs little."""
+        rows.sort(key=lambda row: (round(row[0], 3), -row[1]))
+        risk, count, thing = rows[0]
         if self.rng.random() < self.bluff_rate:
-            thing = self.rng.choice(things[1:4])
-        count = 1
-        while belief.at_least(thing, count + 1) >= 0.6 and count < 60:
-            count += 1
-        action = {"type": "bid", "count": count, "thing": thing}
-        if not _is_legal(action, keys):
-            return None, 0.0
-        return action, belief.at_least(thing, count)
+            bluffs = [row for row in rows if row[2] != thing and row[0] <= risk + BLUFF_SLACK]
+            if bluffs:
+                risk, count, thing = self.rng.choice(bluffs)
+        return risk, {"type": "bid", "count": count, "thing": thing}
 
     # Special cards --------------------------------------------------------------
 
-    def _special(
-        self, view: dict[str, Any], belief: Belief, keys: set[tuple[Any, ...]]
-    ) -> dict[str, Any] | None:
-        """Draw 3 (cards and a pass), then Go Fish on the bidder, then Skip."""
+    def _special(self, view: dict[str, Any], keys: set[tuple[Any, ...]]) -> dict[str, Any] | None:
+        """The special card to pass with: Draw 3 (it shows cards), Go Fish on the bidder, Skip."""
         if _is_legal({"type": "play", "card": DRAW_3}, keys):
             return {"type": "play", "card": DRAW_3}
         standing: dict[str, Any] | None = view["bid"]
@@ -290,6 +373,88 @@ class KittenBot:
         if _is_legal({"type": "play", "card": SKIP}, keys):
             return {"type": "play", "card": SKIP}
         return None
+
+
+class Rollouts:
+    """The rest of the round played out in the samples, after a bid or a pass.
+
+    In each sample the players after the bot answer in turn, each as a
+    sensible player who sees only their own hand: they challenge a bid
+    softly more often the further it is above what they can expect (their
+    hand plus the deck's average for the cards they cannot see, plus the
+    doubt margin), and otherwise raise by one on what their hand shows most.
+    The bot's own bid costs it a card when the first of them challenges it and
+    it fails; a later call costs someone else one; a bid that comes all the
+    way back leaves the bot facing it (see :meth:`risk`).
+    """
+
+    def __init__(self, view: dict[str, Any], belief: Belief, bot: KittenBot, later: float) -> None:
+        counts: list[int] = view["hand_counts"]
+        deck_set: str = view["deck_set"]
+        means = _MEANS.get(deck_set)
+        if means is None:
+            means = _MEANS[deck_set] = _deck_means(deck_set)
+        order = _order_after(view)
+        self.around = len(order) == len(belief.adds)
+        self.order = order[:ROLLOUT_DEPTH]
+        self.samples = min(len(belief.weights), bot.rollouts)
+        self.weights = belief.weights[: self.samples]
+        self.mass = sum(self.weights) or 1.0
+        self.belief = belief
+        self.later = later
+        self.return_risk = bot.return_risk
+        things = range(len(THINGS))
+        # Per player and sample: the count they doubt, per thing, and the thing they raise on.
+        self.doubts: list[list[list[float]]] = []
+        self.raises: list[list[int]] = []
+        for other in self.order:
+            unseen = sum(counts) + 1 - counts[other]
+            doubt_rows, raise_rows = [], []
+            for adds in belief.adds[other][: self.samples]:
+                expect = [adds[t] + means[t] * unseen for t in things]
+                doubt_rows.append([value + bot.doubt_margin for value in expect])
+                raise_rows.append(max(things, key=expect.__getitem__))
+            self.doubts.append(doubt_rows)
+            self.raises.append(raise_rows)
+        self.returned: dict[tuple[int, int], float] = {}
+
+    def risk(self, count: int, index: int, *, mine: bool, first_calls: bool = True) -> float:
+        """The bot's expected loss (a card it loses is 1, one another player loses is
+        -THEIR_LOSS) once ``count`` of ``THINGS[index]`` stands, by the bot (``mine``) or by
+        another player; ``first_calls`` False: the next player made that bid and must raise."""
+        totals = self.belief.totals[index]
+        steps, sharpness, exp = len(self.order), 1.0 / DOUBT_SCALE, math.exp
+        risk = 0.0
+        for sample in range(self.samples):
+            reach, value, bid, on, first = 1.0, 0.0, count, index, True
+            for step in range(steps):
+                excess = (bid - self.doubts[step][sample][on]) * sharpness
+                if excess < -30.0 or (first and not first_calls):
+                    chance = 0.0
+                else:
+                    chance = 1.0 if excess > 30.0 else 1.0 / (1.0 + exp(-excess))
+                if chance:
+                    fails = (totals if on == index else self.belief.totals[on])[sample] < bid
+                    value += reach * chance * (1.0 if first and mine and fails else -THEIR_LOSS)
+                    reach *= 1.0 - chance
+                if reach < 0.01:
+                    break
+                first = False
+                bid, on = bid + 1, self.raises[step][sample]
+            else:
+                value += reach * self._back(bid, on)
+            risk += self.weights[sample] * value
+        return risk / self.mass
+
+    def _back(self, count: int, index: int) -> float:
+        """What a bid that got past every player followed costs the bot."""
+        if not self.order or not self.around:
+            return self.later
+        key = (count, index)
+        if key not in self.returned:
+            held = self.belief.at_least(THINGS[index], count)
+            self.returned[key] = min(held, self.return_risk)
+        return self.returned[key]
 
 
 class PlainKittenBot:
