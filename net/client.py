@@ -207,8 +207,10 @@ class Client:
             self.token = reply.token
         return reply
 
-    async def leave(self, table: str) -> None:
-        await self._request(Leave(table=table, ref=next(self._refs)), Left)
+    async def leave(self, table: str, *, for_now: bool = False) -> None:
+        """Leave ``table``; ``for_now`` keeps the seat for this client's token."""
+        message = Leave(table=table, for_now=True if for_now else None, ref=next(self._refs))
+        await self._request(message, Left)
 
     async def act(
         self,

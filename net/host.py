@@ -60,7 +60,7 @@ from net.messages import (
 )
 from net.protocol import HostProtocol, MessageReceived, ProtocolError
 from net.realtime import STAMPS_NEEDED, rtt_only_sample
-from net.runner import BOT_DELAY_S, TableRunner
+from net.runner import BOT_DELAY_S, START_COUNTDOWN_S, TableRunner
 from net.tables import (
     DEFAULT_TAKEOVER_S,
     CorruptJournal,
@@ -88,6 +88,13 @@ freed by reference counting, always is); the host's own objects seldom form cycl
 MAX_UNANSWERED_FAST = 3
 """After this many pings in a row without an answer, a connection is pinged at the steady
 pace only (a client that never answers is not pinged five times a second forever)."""
+RESULTS_FOR_S = 120.0
+"""How long a finished table stays (its players read the results) before it is closed."""
+ABANDON_AFTER_S = 600.0
+"""A table whose people have all been gone this long is closed (its journal archived)."""
+SWEEP_S = 1.0
+"""How often the host looks for tables to close."""
+
 MAX_WRITE_BUFFER = 4 * 1024 * 1024
 """A peer that lets this much pile up unread is dropped: one slow client cannot grow the host."""
 
@@ -208,6 +215,10 @@ class Host:
         limits: HostLimits | None = None,
         allow_fixed_deck: bool = False,
         freeze_gc: bool = False,
+        results_for_s: float = RESULTS_FOR_S,
+        abandon_after_s: float = ABANDON_AFTER_S,
+        run_unattended: bool = False,
+        start_countdown_s: float = START_COUNTDOWN_S,
     ) -> None:
         self.name = name or socket.gethostname()
         self.limits = limits if limits is not None else HostLimits()
@@ -221,6 +232,13 @@ class Host:
         """Whether ``create_table`` may fix the deal (a testing aid; see ``fixed_deal_options``)."""
         self.bind = bind
         self.port = port
+        self.results_for_s = results_for_s
+        """A finished table is closed this long after its end (0: never)."""
+        self.abandon_after_s = abandon_after_s
+        """A table nobody has been at for this long is closed (0: never)."""
+        self.run_unattended = run_unattended
+        """Bots and timers play on at tables nobody is at (tests and benchmarks only)."""
+        self.start_countdown_s = start_countdown_s
         self.bot_delay_s = bot_delay_s
         self.bot_reaction_scale = bot_reaction_scale
         """Real-time tables: bots' reaction times are multiplied by this (tests and demos)."""
@@ -321,11 +339,66 @@ class Host:
             bot_reaction_scale=self.bot_reaction_scale,
             log=self.log,
             on_change=lambda _runner: self._tables_changed(),
+            run_unattended=self.run_unattended,
+            start_countdown_s=self.start_countdown_s,
         )
 
     def _tables_changed(self) -> None:
         if self.on_tables_changed is not None:
             self.on_tables_changed()
+
+    # Life cycle -----------------------------------------------------------------
+
+    def _closing_reason(self, runner: TableRunner, now: float) -> str | None:
+        """Why ``runner``'s table should close at loop time ``now`` (``None``: it stays)."""
+        table = runner.table
+        if runner.ended_at is not None:
+            if self.results_for_s > 0 and now - runner.ended_at >= self.results_for_s:
+                return f"the game ended {self.results_for_s:g} s ago"
+            return None
+        gone = runner.unattended_since
+        if gone is None or self.abandon_after_s <= 0 or now - gone < self.abandon_after_s:
+            return None
+        # An empty table the host was started with stays open for newcomers.
+        if table.started or table.humans_seated or table.created_by is not None:
+            return f"nobody has been at it for {self.abandon_after_s:g} s"
+        return None
+
+    def _sweep(self, now: float) -> None:
+        """Close the tables whose time is up (over a while ago, or abandoned)."""
+        for table_id, runner in list(self.runners.items()):
+            reason = self._closing_reason(runner, now)
+            if reason is not None:
+                self.close_table(table_id, reason)
+
+    def close_table(self, table_id: str, reason: str) -> None:
+        """Close a table: tell whoever is there, stop it, archive its journal, forget it."""
+        runner = self.runners.pop(table_id, None)
+        if runner is None:
+            return
+        for attachment in list(runner.attached):
+            peer = attachment.peer
+            if isinstance(peer, Connection):
+                peer.runner = None
+                with contextlib.suppress(Exception):
+                    peer.protocol.send_error(
+                        "table_closed", f"Table {table_id} was closed: {reason}"
+                    )
+                    peer.send(Left(table=table_id))
+        runner.attached.clear()
+        runner.close()
+        journal = self._journals.pop(table_id, None)
+        if journal is not None:
+            journal.close()
+        archived = ""
+        if self.state is not None:
+            try:
+                path = self.state.archive(table_id)
+                archived = f"; journal archived as {path}" if path else ""
+            except OSError as error:
+                archived = f"; journal could not be archived ({error.strerror or error})"
+        self.log(f"[{table_id}] closed: {reason}{archived}")
+        self._tables_changed()
 
     def table_summaries(self) -> list[dict[str, Any]]:
         return [runner.table.summary() for runner in self.runners.values()]
@@ -653,19 +726,31 @@ class Host:
         seat = runner.seat_of(connection)
         runner.detach(connection)
         connection.runner = None
-        if seat is not None and not runner.table.started:
-            runner.table.unsit(seat)
+        table = runner.table
+        if seat is not None and message.for_now and table.outcome is None:
+            # The seat waits for its token; the others see the player stepped away.
+            table.seats[seat].stepped_away = True
+            self.log(f"[{table.id}] {connection.name} stepped away from seat {seat}")
             runner.broadcast_presence()
-        elif seat is not None:
-            runner.table.cover(seat)
+        elif seat is not None and not table.started:
+            table.unsit(seat)
             runner.broadcast_presence()
+        elif seat is not None and table.outcome is None:
+            table.give_up(seat)
+            self.log(f"[{table.id}] {connection.name} gave seat {seat} up; a bot plays it")
+            runner.seat_given_up(seat)
         connection.send(Left(table=message.table, ref=message.ref))
+        self._tables_changed()
 
     def _act(self, connection: Connection, message: Act) -> None:
         runner = self._runner_for(message.table)
         seat = runner.seat_of(connection) if connection.runner is runner else None
         if seat is None:
             raise TableError("not_at_table", f"You do not hold a seat at table {message.table}")
+        if runner.counting_down():
+            left = runner.starts_in()
+            when = f"in {left:.0f} s" if left is not None else "once every player is here"
+            raise TableError("not_started", f"The game starts {when}; wait for the countdown")
         if message.action.get("type") in runner.table.game.host_actions:
             raise TableError(
                 "invalid_action",
@@ -692,7 +777,7 @@ class Host:
         a ping interval).
         """
         loop = asyncio.get_running_loop()
-        last_presence = next_freeze = loop.time()
+        last_presence = next_freeze = next_sweep = loop.time()
         presence_due = 0.0
         presence_order: list[TableRunner] = []
         queue = self._ping_queue
@@ -712,6 +797,9 @@ class Host:
                 self._queue_ping(connection, max(connection.next_ping_ns(now), now + 1))
             poll = now + int(PING_POLL_S * 1e9)
             wake = min(queue[0][0], poll) if queue else poll
+            if loop.time() >= next_sweep:
+                next_sweep = loop.time() + SWEEP_S
+                self._sweep(loop.time())
             if self.freeze_gc and loop.time() >= next_freeze:
                 next_freeze = loop.time() + GC_FREEZE_S
                 gc.freeze()

@@ -136,6 +136,8 @@ class StateDir:
         self.durable = durable
         self.tables = root / "tables"
         self.tables.mkdir(parents=True, exist_ok=True)
+        self.archive_dir = root / "archive"
+        """Journals of closed tables (over, or abandoned), kept for replays; never resumed."""
         os.chmod(root, 0o700)
         self.files = OpenFiles(max_open)
         """The open journal files, shared by every table of this directory."""
@@ -157,16 +159,35 @@ class StateDir:
     def used(self, table_id: str) -> bool:
         """Whether ``table_id`` has a journal here, whole or set aside as damaged."""
         name = f"{table_id}.log"
-        return (self.tables / name).exists() or any(self.tables.glob(f"{name}{DAMAGED_SUFFIX}*"))
+        return (
+            (self.tables / name).exists()
+            or (self.archive_dir / name).exists()
+            or any(self.tables.glob(f"{name}{DAMAGED_SUFFIX}*"))
+        )
 
     def highest_number(self) -> int:
         """The largest ``N`` of a ``tN`` journal here, damaged ones included (0: none)."""
-        found = (_NUMBERED.match(path.name) for path in self.tables.iterdir())
+        archived = self.archive_dir.iterdir() if self.archive_dir.is_dir() else iter(())
+        found = (_NUMBERED.match(path.name) for path in (*self.tables.iterdir(), *archived))
         return max((int(match.group(1)) for match in found if match), default=0)
 
     def journal_paths(self) -> list[Path]:
         """Every table journal to resume, oldest table first."""
         return sorted(self.tables.glob("*.log"), key=lambda p: (len(p.stem), p.stem))
+
+    def archive(self, table_id: str) -> Path | None:
+        """Move a closed table's journal to ``archive/`` (for replays); its id stays used.
+
+        Returns the archived file (``None``: the table had no journal here).
+        """
+        source = self.tables / f"{table_id}.log"
+        self.files.close(source)
+        if not source.exists():
+            return None
+        self.archive_dir.mkdir(mode=0o700, exist_ok=True)
+        target = self.archive_dir / source.name
+        os.replace(source, target)
+        return target
 
     def set_aside(self, path: Path) -> Path:
         """Rename a damaged journal to ``<name>.damaged`` (``.damaged.2``... if taken).

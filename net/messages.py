@@ -278,9 +278,15 @@ class Join(Message):
 @message("leave", Side.CLIENT)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Leave(Message):
-    """Leave a table; a player's seat is given up (answered by ``left``)."""
+    """Leave a table (answered by ``left``).
+
+    A player's seat is given up (a bot plays it, or, before the start, a newcomer
+    may take it) unless ``for_now`` is true: then the seat is kept for its token,
+    others see the player stepped away, and ``hello`` with the token returns to it.
+    """
 
     table: TableId
+    for_now: bool | None = None
     ref: Ref | None = None
 
 
@@ -594,6 +600,7 @@ ERRORS: dict[str, ErrorCode] = {
         ErrorCode("handshake_timeout", True, "No valid 'hello' came in time after connecting."),
         ErrorCode("idle_timeout", True, "Nothing came for too long and pings went unanswered."),
         ErrorCode("seat_taken_over", False, "Your seat's token was presented by a new connection."),
+        ErrorCode("table_closed", False, "The table you were at was closed (over, or abandoned)."),
     )
 }
 """Every error code of the protocol; ``closes`` says whether the connection ends after it."""

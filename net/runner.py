@@ -45,6 +45,10 @@ BOT_DELAY_S = 0.6
 
 TAKEOVER_CHECK_S = 1.0
 
+START_COUNTDOWN_S = 3.0
+"""Real-time tables: the visible countdown between every player's screen being ready and
+the first moment opening (nobody, bot or person, may act before it ends)."""
+
 
 class Peer(Protocol):
     """A connection as the runner sees it."""
@@ -97,8 +101,19 @@ class TableRunner:
         arbiter: Arbiter | None = None,
         log: Callable[[str], None] = print,
         on_change: Callable[[TableRunner], None] | None = None,
+        run_unattended: bool = False,
+        start_countdown_s: float = START_COUNTDOWN_S,
     ) -> None:
         self.table = table
+        self.run_unattended = run_unattended
+        """Let bots and timers go on while no person is here (tests, benchmarks). Otherwise a
+        table nobody sits at or watches holds still: bots never play on their own."""
+        self.start_countdown_s = start_countdown_s
+        self._awaiting_ready = False
+        """Real-time: the game is dealt, the countdown waits for every player's screen."""
+        self._starts_at: float | None = None
+        """Real-time: table time when the countdown ends and the first moment opens."""
+        self._countdown_handle: asyncio.TimerHandle | None = None
         self.bot_delay_s = bot_delay_s
         self.bot_reaction_scale = bot_reaction_scale
         """Real-time tables: bots' reaction times are multiplied by this (tests, demos)."""
@@ -114,6 +129,10 @@ class TableRunner:
         self._tick_handle: asyncio.TimerHandle | None = None
         self._takeover_task = self._loop.create_task(self._watch_takeovers())
         self._announced_end = self.table.outcome is not None
+        self.ended_at: float | None = self._loop.time() if self._announced_end else None
+        """Loop time when the game was seen to end (the host closes the table a while later)."""
+        self.unattended_since: float | None = self._loop.time()
+        """Loop time since which no person has been here (``None``: someone is)."""
         self._decide_handle: asyncio.TimerHandle | None = None
         self._bot_claims: dict[int, asyncio.TimerHandle | None] = {}
         """Real-time: the bots that already chose for the open reveal (``None``: they pass)."""
@@ -133,7 +152,49 @@ class TableRunner:
         state = self.table.state
         if not self.realtime or state is None or self.table.outcome is not None:
             return None
+        if self.counting_down():
+            return None
         return self.table.game.reveal(state)
+
+    @property
+    def attended(self) -> bool:
+        """Whether a person is here: a connected player in a human seat, or a spectator."""
+        return any(a.seat is None or self.table.seats[a.seat].human for a in self.attached)
+
+    def paused(self) -> bool:
+        """Bots and timers hold still: nobody is here (unless told to run unattended)."""
+        return not self.run_unattended and not self.attended
+
+    def counting_down(self) -> bool:
+        """Real-time: the game is dealt but has not begun (waiting for screens, or counting)."""
+        if self._awaiting_ready:
+            return True
+        return self._starts_at is not None and self.now() < self._starts_at
+
+    def starts_in(self) -> float | None:
+        """Seconds until a real-time game begins (``None``: not counting down)."""
+        if self._starts_at is None or self._awaiting_ready:
+            return None
+        left = self._starts_at - self.now()
+        return left if left > 0 else None
+
+    def _maybe_count_down(self) -> None:
+        """Start the countdown once every human seat is here (or covered by a bot)."""
+        if not self._awaiting_ready:
+            return
+        ready = all(info.connected or info.bot is not None for info in self.table.seats)
+        if not ready or self.paused():
+            return
+        self._awaiting_ready = False
+        self._starts_at = self.now() + self.start_countdown_s
+        self.log(f"[{self.table.id}] starts in {self.start_countdown_s:g} s")
+        self._countdown_handle = self._loop.call_later(
+            self.start_countdown_s, self._count_down_over
+        )
+
+    def _count_down_over(self) -> None:
+        self._countdown_handle = None
+        self.broadcast([])
 
     def names(self) -> dict[int, str]:
         return {index: seat.name or f"seat {index}" for index, seat in enumerate(self.table.seats)}
@@ -147,6 +208,11 @@ class TableRunner:
             self.table.spectators += 1
         else:
             self.table.connect(seat, self.now())
+            self._bots.pop(seat, None)  # a bot that covered the seat hands it back
+            self._drop_bot_claim(seat)
+        if self.attended:
+            self.unattended_since = None
+        self._maybe_count_down()
         self._send_view(self.attached[-1], [])
         self.broadcast_presence()
         self._schedule()
@@ -160,7 +226,17 @@ class TableRunner:
             elif not any(a.seat == attachment.seat for a in self.attached):
                 self.table.disconnect(attachment.seat, self.now())
                 self.log(f"[{self.table.id}] {peer.name} dropped (seat kept)")
+            if not self.attended and self.unattended_since is None:
+                self.unattended_since = self._loop.time()
             self.broadcast_presence()
+
+    def seat_given_up(self, seat: int) -> None:
+        """A player gave ``seat`` up for good: a fresh bot plays it from now on."""
+        self._bots.pop(seat, None)
+        self._maybe_count_down()
+        self.broadcast_presence()
+        self._schedule()
+        self._sync_reveal()
 
     def seat_of(self, peer: Peer) -> int | None:
         return next((a.seat for a in self.attached if a.peer is peer), None)
@@ -171,6 +247,9 @@ class TableRunner:
         if self.table.start_if_full():
             names = ", ".join(seat.name or "?" for seat in self.table.seats)
             self.log(f"[{self.table.id}] {self.table.game.title} starts: {names}")
+            if self.realtime and self.start_countdown_s > 0:
+                self._awaiting_ready = True
+                self._maybe_count_down()
             self.broadcast([])
 
     def act(
@@ -198,6 +277,7 @@ class TableRunner:
         outcome = self.table.outcome
         if outcome is not None and not self._announced_end:
             self._announced_end = True
+            self.ended_at = self._loop.time()
             names = " and ".join(self.table.seats[s].name or "?" for s in outcome.winners)
             self.log(f"[{self.table.id}] game over: {names} won, scores {list(outcome.scores)}")
         self._schedule()
@@ -229,6 +309,10 @@ class TableRunner:
         view = self.table.view(seat)
         if view is None:
             view = {"phase": "waiting", "seats": self.presence(), "seat": seat}
+        elif self.counting_down():
+            # Real-time: the table is dealt but nobody may act yet; the screen counts down.
+            left = self.starts_in()
+            view = {**view, "legal": [], "starts_in": None if left is None else round(left, 2)}
         outcome = self.table.outcome
         return View(
             table=self.table.id,
@@ -246,8 +330,9 @@ class TableRunner:
         if self._tick_handle is not None:
             self._tick_handle.cancel()
             self._tick_handle = None
+        holding = self.paused() or self.counting_down()
         deadline = self.table.deadline()
-        if deadline is not None:
+        if deadline is not None and not holding:
             delay = max(0.0, deadline - self.now())
             self._tick_handle = self._loop.call_later(delay, self._fire_timers)
         if self._bot_handle is not None:
@@ -255,6 +340,7 @@ class TableRunner:
             self._bot_handle = None
         if (
             self.table.started
+            and not holding
             and self.table.outcome is None
             and self.table.bot_seats()
             and self.open_reveal() is None  # while one is open, bots claim: _sync_reveal
@@ -276,6 +362,8 @@ class TableRunner:
     def _play_bots(self) -> None:
         """Let the first bot that wants to act do so; the broadcast re-arms the next."""
         self._bot_handle = None
+        if self.paused() or self.counting_down():
+            return
         for seat in self.table.bot_seats():
             bot = self._bot(seat)
             view = self.table.view(seat)
@@ -296,6 +384,7 @@ class TableRunner:
                 self.table.cover(seat)
                 self._bots.pop(seat, None)
                 self.log(f"[{self.table.id}] a bot plays for {self.table.seats[seat].name} for now")
+                self._maybe_count_down()
                 self.broadcast_presence()
                 self._schedule()
                 self._sync_reveal()
@@ -356,8 +445,16 @@ class TableRunner:
                 handle.cancel()
         self._bot_claims.clear()
 
+    def _drop_bot_claim(self, seat: int) -> None:
+        """A bot's pending claim for ``seat`` is withdrawn (its player is back)."""
+        handle = self._bot_claims.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+
     def _schedule_bot_claims(self, reveal: int) -> None:
         """Each bot taking part picks its action now and claims after its reaction time."""
+        if self.paused():
+            return
         for seat in self.table.bot_seats():
             if seat in self._bot_claims or not self.referee.takes_part(seat):
                 continue
@@ -378,6 +475,8 @@ class TableRunner:
         sent_at = self.referee.sent_at_ns
         if self.referee.current_reveal != reveal or sent_at is None:
             return
+        if seat not in self.table.bot_seats():
+            return  # the player came back meanwhile
         arrived = time.monotonic_ns()
         reported = min(reaction_ns, arrived - sent_at)  # never more than has passed
         try:
@@ -412,7 +511,7 @@ class TableRunner:
             self.broadcast(list(ruling.events))
 
     def close(self) -> None:
-        for handle in (self._tick_handle, self._bot_handle):
+        for handle in (self._tick_handle, self._bot_handle, self._countdown_handle):
             if handle is not None:
                 handle.cancel()
         self._cancel_claims()

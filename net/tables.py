@@ -58,6 +58,8 @@ class SeatInfo:
     human: bool = False
     connected: bool = False
     dropped_at: float | None = None
+    stepped_away: bool = False
+    """The player left "for now" (``leave`` with ``for_now``): the seat waits for them."""
 
     @property
     def free(self) -> bool:
@@ -71,6 +73,7 @@ class SeatInfo:
             "human": self.human,
             "connected": self.connected or (self.bot is not None and not self.human),
             "covered": self.human and self.bot is not None,
+            "stepped_away": self.stepped_away and not self.connected,
         }
 
 
@@ -205,7 +208,7 @@ class Table:
     def connect(self, seat: int, now: float) -> None:
         """A seat's player is (back) online: a covering bot steps aside."""
         info = self.seats[seat]
-        info.connected, info.dropped_at = True, None
+        info.connected, info.dropped_at, info.stepped_away = True, None, False
         if info.human:
             info.bot = None
 
@@ -230,6 +233,23 @@ class Table:
     def cover(self, seat: int) -> None:
         """Let the game's default bot play for a dropped player until they return."""
         self.seats[seat].bot = default_bot(self.game.name)
+
+    def give_up(self, seat: int) -> None:
+        """A player gives their seat up for good in a game under way: a bot plays it now.
+
+        The token is forgotten (journaled), so the seat never comes back to it.
+        """
+        self.journal({"r": "give_up", "seat": seat})
+        info = self.seats[seat]
+        info.token, info.human, info.connected, info.dropped_at = None, False, False, None
+        info.stepped_away = False
+        info.bot = default_bot(self.game.name)
+        self.version += 1
+
+    @property
+    def humans_seated(self) -> int:
+        """Seats held by people (connected or not), bots covering them included."""
+        return sum(info.human for info in self.seats)
 
     # Playing -----------------------------------------------------------------
 
@@ -357,6 +377,8 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
             elif kind == "unseat":
                 table.seats[record["seat"]] = SeatInfo()
                 table.version += 1
+            elif kind == "give_up":
+                table.give_up(record["seat"])
             elif kind == "start":
                 table.start_if_full()
             elif kind == "act":

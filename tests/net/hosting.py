@@ -18,6 +18,10 @@ async def running_host(state_dir: Path | None, **options: Any) -> AsyncIterator[
     """A host on 127.0.0.1 (any free port) that logs into a list, closed afterwards."""
     lines: list[str] = []
     options.setdefault("bot_delay_s", 0.0)
+    # Most tests drive tables nobody watches and want real-time games to begin at once;
+    # the life-cycle tests (tests/net/test_lifecycle.py) set these themselves.
+    options.setdefault("run_unattended", True)
+    options.setdefault("start_countdown_s", 0.0)
     host = Host(
         name="test", bind="127.0.0.1", port=0, state_dir=state_dir, log=lines.append, **options
     )
