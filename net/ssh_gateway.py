@@ -124,22 +124,18 @@ def client_command(address: str, port: int, name: str) -> list[str]:
     return [sys.executable, "-m", "tui", "join", f"{address}:{port}", f"--name={name}"]
 
 
-def client_environment(
-    base: Mapping[str, str], folder: Path, term: str, size: tuple[int, int]
-) -> dict[str, str]:
+def client_environment(base: Mapping[str, str], folder: Path, term: str) -> dict[str, str]:
     """The client process's environment: little of the host's, the player's own folders.
 
     Nothing from the SSH client is passed on but the terminal type (its
     ``env`` requests are ignored); UTF-8 is asked for, since every Clowder
-    screen needs it.
+    screen needs it. No ``COLUMNS``/``LINES``: they would win over the
+    terminal's own size, and the client would never see a window change.
     """
     env = {key: base[key] for key in PASSED_ENV if key in base}
-    columns, rows = size
     env.update(
         HOME=str(folder),
         TERM=term,
-        COLUMNS=str(columns),
-        LINES=str(rows),
         PYTHONUTF8="1",
         PYTHONIOENCODING="utf-8",
         **{STATE_DIR_ENV: str(folder / "state"), CONFIG_DIR_ENV: str(folder / "config")},
@@ -294,6 +290,13 @@ class SshGateway:
             self.counts.connections -= 1
 
 
+def _not_offered(what: str) -> asyncssh.ChannelOpenError:
+    """The refusal a client shows (instead of asyncssh's default, "Connection refused")."""
+    return asyncssh.ChannelOpenError(
+        asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, f"this Clowder host offers no {what}"
+    )
+
+
 def _peer(connection: asyncssh.SSHServerConnection) -> str:
     peer = connection.get_extra_info("peername")
     return str(peer[0]) if peer else "?"
@@ -403,8 +406,9 @@ class _Server(asyncssh.SSHServer):
     def connection_requested(
         self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
     ) -> bool:
-        self.log(f"refused port forwarding to {clean_text(dest_host)}:{dest_port} for {self.who()}")
-        return False
+        where = f"{clean_text(dest_host)}:{dest_port}"
+        self.log(f"refused port forwarding to {where} for {self.who()}")
+        raise _not_offered("port forwarding")
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
         self.log(f"refused remote port forwarding of port {listen_port} for {self.who()}")
@@ -412,7 +416,7 @@ class _Server(asyncssh.SSHServer):
 
     def unix_connection_requested(self, dest_path: str) -> bool:
         self.log(f"refused socket forwarding to {clean_text(dest_path)!r} for {self.who()}")
-        return False
+        raise _not_offered("socket forwarding")
 
     def unix_server_requested(self, listen_path: str) -> bool:
         self.log(f"refused remote socket forwarding for {self.who()}")
@@ -420,11 +424,11 @@ class _Server(asyncssh.SSHServer):
 
     def tun_requested(self, unit: int | None) -> bool:
         self.log(f"refused a tunnel for {self.who()}")
-        return False
+        raise _not_offered("tunnels")
 
     def tap_requested(self, unit: int | None) -> bool:
         self.log(f"refused a tunnel for {self.who()}")
-        return False
+        raise _not_offered("tunnels")
 
 
 class _Session(asyncssh.SSHServerSession[bytes]):
@@ -545,7 +549,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         try:
             folder = player_folder(gateway.folder, self.player.name, self.player.fingerprint)
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-            env = client_environment(os.environ, folder, self.term, self.size)
+            env = client_environment(os.environ, folder, self.term)
             pty = PtyProcess(self._output, self._input_full)
             await pty.start(gateway.command(self.player), env=env, cwd=folder, size=self.size)
             self.pty = pty

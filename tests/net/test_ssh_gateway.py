@@ -200,16 +200,17 @@ def test_terminal_types_are_kept_only_when_plain() -> None:
 
 def test_the_client_environment_is_the_players_own(tmp_path: Path) -> None:
     base = {"PATH": "/usr/bin", "LANG": "en_GB.UTF-8", "SECRET": "x", "HOME": "/root"}
-    env = client_environment(base, tmp_path, "xterm", (100, 30))
+    base |= {"COLUMNS": "80", "LINES": "24"}  # would hide every window change
+    env = client_environment(base, tmp_path, "xterm")
     assert env["HOME"] == str(tmp_path)
     assert env["CLOWDER_STATE_DIR"] == str(tmp_path / "state")
     assert env["CLOWDER_CONFIG_DIR"] == str(tmp_path / "config")
     assert env["TERM"] == "xterm"
-    assert (env["COLUMNS"], env["LINES"]) == ("100", "30")
+    assert "COLUMNS" not in env and "LINES" not in env
     assert env["LANG"] == "en_GB.UTF-8"
     assert env["PATH"] == "/usr/bin"
     assert "SECRET" not in env
-    assert client_environment({"LANG": "C"}, tmp_path, "xterm", (80, 24))["LANG"] == "C.UTF-8"
+    assert client_environment({"LANG": "C"}, tmp_path, "xterm")["LANG"] == "C.UTF-8"
 
 
 def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
@@ -463,7 +464,7 @@ async def test_exec_subsystems_and_forwarding_are_refused(tmp_path: Path) -> Non
         with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
             await conn.start_sftp_client()
         await ssh.logged("refused the 'sftp' subsystem")
-        with pytest.raises(asyncssh.ChannelOpenError):
+        with pytest.raises(asyncssh.ChannelOpenError, match="offers no port forwarding"):
             await conn.open_connection("127.0.0.1", ssh.host.port)
         await ssh.logged(f"refused port forwarding to 127.0.0.1:{ssh.host.port} for 'ann'")
         with pytest.raises(asyncssh.ChannelListenError):
@@ -631,7 +632,10 @@ async def test_ssh_player_sees_the_lobby_joins_plays_resizes_and_leaves(tmp_path
             assert table.outcome is None or table.version > 3
             mark = terminal.mark()
             terminal.process.change_terminal_size(100, 30)
-            await terminal.wait_for("Your hand", since=mark)  # drawn again at the new size
+            deadline = time.monotonic() + WAIT_S
+            while b"\x1b[30;1H" not in terminal.raw[mark:] and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)  # drawn again, down to row 30
+            assert b"\x1b[30;1H" in terminal.raw[mark:]
             session = next(iter(ssh.gateway.counts.sessions))
             assert session.size == (100, 30)
             await terminal.close()
