@@ -313,9 +313,9 @@ async def test_no_hidden_card_crosses_the_wire(name: str, tmp_path: Path) -> Non
         assert played.ended == (game.outcome(final) is not None)
         for connection in played.watched:
             checked += check_connection(game, states, connection)
-            seen = sum(message["type"] == "view" for message in connection.messages)
-            assert played.ended or seen > 5, f"{name}: the game hardly moved in its time"
-            views += seen
+            views += sum(message["type"] == "view" for message in connection.messages)
+        moves = sum(record["r"] in ("act", "tick") for record in records)
+        assert played.ended or moves > 2, f"{name}: the game hardly moved in its time"
     assert views > 4 * len(sizes), "too few views were inspected"
     assert checked, f"{name}: hidden() named nothing at any version: nothing was checked"
 
