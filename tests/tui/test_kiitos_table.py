@@ -84,7 +84,7 @@ def test_the_entry_says_length_fit_letter_and_dictionary_for_each_word() -> None
     view = kiitos_view(BIRD, seat=1)  # Bea: table B, target BRIEF, hand K M N O P U V W
     words = dictionary()
     short = analyse(view, "BO", words)
-    assert short.checks[0].mark == BAD and "4+ needed" in short.checks[0].text
+    assert short.checks[0].mark == BAD and short.checks[0].text == "2 letters (4+)"
     boom = analyse(view, "boom", words)
     assert [check.mark for check in boom.checks] == [OK, OK, OK]
     assert boom.checks[1].text == "plays O"
@@ -133,7 +133,7 @@ async def test_typing_shows_the_checks_at_once_and_enter_says_the_word() -> None
     async with app.run_test(size=SIZE) as pilot:
         await ready(app)
         await pilot.press("b", "o")
-        assert "BO" in entry_text(app) and "✗ 2 letters, 4+ needed" in entry_text(app)
+        assert "BO" in entry_text(app) and "✗ 2 letters (4+)" in entry_text(app)
         await pilot.press("o", "m")
         shown = entry_text(app)
         assert "✓ 4 letters" in shown and "✓ plays O" in shown and "✓ in the dictionary" in shown
@@ -259,6 +259,10 @@ async def test_the_ruling_on_a_challenge_is_told_and_w_explains_it() -> None:
         award = table.history.last
         assert award is not None and award.seat == 1 and award.label == "the challenge of BRIEF"
         assert "40 ms ahead of you" in table.history.lines[-1]
+        table.view = cast(KiitosView, view)
+        await pilot.pause()
+        news = text_of(table.query_one("#news"))
+        assert news == "Bea challenged BRIEF: a word; Bea takes the -1. First, 40 ms ahead of you."
         await pilot.press("ctrl+w")
         assert isinstance(app.screen, InfoScreen) and "40 ms ahead of Cy" in app.screen.text
 
@@ -288,7 +292,9 @@ async def test_flip_choose_and_forfeit_by_keys() -> None:
     app = harness(flip)
     async with app.run_test(size=SIZE) as pilot:
         await ready(app)
-        assert "Flip a rule card: 1 Minimum length 4 · 3 Kiitos" in prompt(app)
+        assert "Flip a rule card" in prompt(app)
+        flips = text_of(app.table.query_one("#checks"))
+        assert flips == "1 Min. length 4 → Minimum length 5 · 3 Kiitos → Super-Kiitos"
         assert "(lock)" in text_of(app.table.query_one("#rules"))
         await pilot.press("2")
         assert app.actions == []
@@ -300,7 +306,8 @@ async def test_flip_choose_and_forfeit_by_keys() -> None:
     app = harness(choose)
     async with app.run_test(size=SIZE) as pilot:
         await ready(app)
-        assert "who starts round 1? 1 Ann · 2 Bea · 3 Cy · 4 Dan" in prompt(app)
+        assert "You have the lowest score: who starts round 1?" in prompt(app)
+        assert text_of(app.table.query_one("#checks")) == "1 Ann · 2 you · 3 Cy · 4 Dan"
         await pilot.press("3")
         assert app.actions == [{"type": "choose", "seat": 2}]
     forfeit = dict(view, phase="forfeit", turn=1, legal=[
@@ -356,3 +363,51 @@ def test_the_results_give_each_round_and_the_total() -> None:
     assert lines[2].split() == ["R1", "R2", "total"]
     assert lines[3].split() == ["Ann", "(you)", "5", "2", "7"]
     assert lines[4].split() == ["Bea", "3", "4", "7"]
+
+
+async def test_any_word_may_be_said_even_when_the_legal_list_offers_none() -> None:
+    view = kiitos_view(BIRD, seat=1)
+    view = dict(view, legal=[{"type": "pickup"}])  # no dictionary word fits: a bluff is fine
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app)
+        await pilot.press("b", "o", "z", "z", "l", "e")
+        assert "! not in the dictionary" in entry_text(app)
+        await pilot.press("enter")
+        assert app.actions == [{"type": "say", "word": "bozzle", "letter": "O", "side": "end"}]
+
+
+async def test_a_refused_word_comes_back_to_the_line() -> None:
+    app = harness(kiitos_view(BIRD, seat=1, check="strict"))
+    async with app.run_test(size=SIZE) as pilot:
+        table = await ready(app)
+        await pilot.press("b", "o", "o", "m", "enter")
+        assert app.actions and table.typed == ""
+        table.refused("The dictionary does not know BOOM")
+        await pilot.pause()
+        assert table.typed == "BOOM"
+
+
+async def test_the_countdown_before_a_real_time_game_is_shown() -> None:
+    view = dict(kiitos_view(seat=0), legal=[], starts_in=2.9)
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app)
+        assert "The game begins in 3 s" in prompt(app)
+        await pilot.press("c", "a", "b", "s", "enter")
+        assert app.actions == []
+
+
+async def test_a_completed_word_is_told_under_the_target() -> None:
+    app = harness(kiitos_view(BIRD, seat=1))
+    async with app.run_test(size=SIZE) as pilot:
+        table = await ready(app)
+        done = {
+            "kind": "kiitos",
+            "text": "",
+            "data": {"seat": 0, "word": "brief", "count": 5},
+        }
+        table.happened([done])
+        table.view = table.view
+        await pilot.pause()
+        assert text_of(table.query_one("#news")) == "Kiitos! BRIEF is complete: Ann takes 5."

@@ -31,6 +31,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
 from engine.core import BaseView
+from engine.kiitos import MAX_WORD_LENGTH, RULE_TEXT
 from tui.games.kiitos_entry import MARKS, Entry, analyse, choices_words, play_words
 from tui.screens.realtime import RealtimeTable
 from tui.screens.table import TCSS_DIR
@@ -38,9 +39,22 @@ from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look, read_look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
-from tui.widgets.rulings import capital, who
+from tui.widgets.rulings import Award, capital, who
 
-LOOKS = ("tile", "played", "lit", "muted", "ok", "bad", "warn", "wait", "key", "lock", "turn")
+LOOKS = (
+    "tile",
+    "played",
+    "lit",
+    "muted",
+    "ok",
+    "bad",
+    "warn",
+    "wait",
+    "key",
+    "lock",
+    "turn",
+    "news",
+)
 """The table's looks, each a component class ``kiitos--NAME`` styled in ``kiitos.tcss``."""
 
 TILE_WIDE = ("╭───╮", "│ {} │", "╰───╯")
@@ -257,8 +271,9 @@ def title_line(view: ViewMap, look: Look = PLAIN) -> Text:
 
 def players_text(view: ViewMap, look: Look = PLAIN) -> Text:
     """One line a player: hand size, + positive, - negative, ✗ challenge cards, score."""
-    out = Text(f"{'':10}hand  +  -  ✗ pts", style=look("muted"), no_wrap=True)
     plus = view["rules"]["positive_x2"]
+    header = f"{'':10}hand {'+x2' if plus else '  +'}  -  ✗ pts"
+    out = Text(header, style=look("muted"), no_wrap=True)
     for seat, name in enumerate(view["players"]):
         out.append("\n")
         turn = seat == view["turn"]
@@ -268,8 +283,8 @@ def players_text(view: ViewMap, look: Look = PLAIN) -> Text:
         counts = view["hand_counts"]
         out.append(f"{counts[seat] if seat < len(counts) else 0:>4}")
         positive = view["positive"][seat]
-        out.append(f"{positive:>3}" + ("²" if plus and positive else " "))
-        out.append(f"{view['negative'][seat]:>2}")
+        out.append(f"{positive:>4}")
+        out.append(f"{view['negative'][seat]:>3}")
         out.append(f"{view['challenge_cards'][seat]:>3}")
         out.append(f"{view['scores'][seat]:>4}", style="bold")
     return out
@@ -347,6 +362,11 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         self._word_reveal: int | None = None
         """The reveal of the last word said (a challenge names it)."""
         self._look: Look | None = None
+        self._ending = False
+        self._typed_shown = False
+        self.news = Text("")
+        """The last challenge decided or word completed, in a sentence under the target."""
+        """The events being read end the game (no round-end toast over the results)."""
 
     def compose_board(self) -> ComposeResult:
         yield Panel(id="title")
@@ -356,6 +376,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
                 yield Panel(id="table-label")
                 yield Panel(id="table")
                 yield Panel(id="target")
+                yield Panel(id="news")
                 yield Panel(id="hand-label")
                 yield Panel(id="hand")
             with Vertical(id="side"):
@@ -425,6 +446,15 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             and view["outcome"] is None
         )
 
+    def free_to_say(self) -> bool:
+        """Whether it is this player's turn to lead or to say a new word (not compelled)."""
+        view = self.playing
+        if view is None or "starts_in" in view:  # the host has not begun the game yet
+            return False
+        if self.mine("lead"):
+            return True
+        return self.mine("play") and bool(self.legal("pickup"))
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The footer shows only what may be done now (and always rules, why, leave)."""
         if action in ("rules", "leave", "why"):
@@ -437,8 +467,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
                 action == "clear" or int(str(parameters[0])) <= len(self.choices)
             )
         compelled = bool(self.legal("play"))
-        if action == "send":
-            return bool(self.legal("lead") or self.legal("say")) and not compelled
+        if action == "send":  # any word may be said: the legal words are only examples
+            return self.free_to_say() and not compelled
         if action == "send_letter":
             return compelled
         if action == "send_forfeit":
@@ -473,12 +503,15 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
                 if self.playing is not None:
                     self.refused("You are watching: only players say words")
                 return
-            if self.choices:
-                self.choices = []
-            if len(self.typed) < 45:
+            chose = bool(self.choices)
+            self.choices = []
+            if len(self.typed) < MAX_WORD_LENGTH:
                 self.typed += character.upper()
                 self._idea = 0
-            self._redraw_entry()
+            if chose:
+                self._redraw()  # the choice is dropped: its keys leave the footer
+            else:
+                self._redraw_entry()
             return
         if self.playing is None or event.key in ("enter", "escape", "backspace", "tab"):
             return
@@ -543,14 +576,14 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             self._send(action)
 
     def action_idea(self) -> None:
-        ideas = [a for a in self.legal("lead") + self.legal("say")]
+        ideas = self.legal("lead") + self.legal("say")
         if not ideas:
             return
         words = list(dict.fromkeys(str(a["word"]).upper() for a in ideas))
         self.typed = words[self._idea % len(words)]
         self._idea += 1
         self.choices = []
-        self._redraw_entry()
+        self._redraw()
 
     def action_erase(self) -> None:
         self.typed = self.typed[:-1]
@@ -617,6 +650,10 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
 
     # What the host's rulings mean here ---------------------------------------------------
 
+    def happened(self, events: Sequence[dict[str, Any]]) -> None:
+        self._ending = any(event.get("kind") == "game_end" for event in events)
+        super().happened(events)
+
     def game_event(self, event: Mapping[str, Any]) -> None:
         data = event.get("data")
         if not isinstance(data, Mapping):
@@ -641,14 +678,30 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
                 me,
                 "a word" if valid else "not a word",
             )
-            text = str(event.get("text", ""))
-            if award.contested:
-                text += f" ({self.history.headline(award, names, me)})"
-            self.notify(text, title="Challenge", timeout=6)
-        elif kind == "round_end":
+            self.news = Text(self.challenge_words(data, award), style=self.look("news"))
+        elif kind == "kiitos" and isinstance(data.get("seat"), int):
+            sayer = capital(who(int(data["seat"]), names, me))
+            takes = "take" if sayer == "You" else "takes"
+            word = str(data.get("word", "")).upper()
+            self.news = Text(f"Kiitos! {word} is complete: {sayer} {takes} {data.get('count')}.")
+        elif kind == "round_end" and not self._ending:  # the results say it all
             self.notify(str(event.get("text", "")), title="Round over", timeout=10)
-        elif kind == "kiitos":
-            self.notify(str(event.get("text", "")), title="Kiitos!", timeout=4)
+
+    def challenge_words(self, data: Mapping[str, Any], award: Award) -> str:
+        """``Bea challenged CLASP: not a word; Cy takes -1. First, 13 ms ahead of you.``"""
+        view = self.view
+        names = [] if view is None else view["players"]
+        me = None if view is None else view["seat"]
+        challenger = capital(who(int(data["seat"]), names, me))
+        verdict = "a word" if data.get("valid") else "not a word"
+        loser = data.get("loser")
+        taker = capital(who(loser if isinstance(loser, int) else None, names, me))
+        takes = "take" if taker == "You" else "takes"
+        text = f"{challenger} challenged {str(data.get('word', '')).upper()}: {verdict};"
+        text += f" {taker} {takes} the -1."
+        if award.contested:
+            text += f" First{self.history.margin_words(award, names, me)}."
+        return text
 
     def moment_words(self, view: Mapping[str, Any]) -> str:
         target = view.get("target")
@@ -672,6 +725,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         width = self._board_width()
         self.query_one("#table", Panel).show(tiles(view["table"], width, look, face="played"))
         self.query_one("#target", Panel).show(self._target(view))
+        self.query_one("#news", Panel).show(self.news)
         self.query_one("#players", Panel).show(players_text(view, look))
         self._redraw()
         self.call_after_refresh(self._show_log, view)
@@ -704,6 +758,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             return
         lit = lit_positions(hand, entry.plays)
         title = Text(f"Your hand ({len(hand)})", style="bold")
+        if not hand and view["outcome"] is None:
+            title.append(": dealt when the round starts", style=look("muted"))
         if view["compelled"]:
             must = " or ".join(sorted({str(a["letter"]) for a in self.legal("play")}))
             title.append(f"  you must play {must}", style=look("lit"))
@@ -716,16 +772,51 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             checks.show(self._choices_text(view))
         elif view["phase"] in ("flip", "choose", "over"):
             word.show(entry_line(Entry(self.typed), look))
-            checks.show("")
+            checks.show(self._menu_text(view))
         else:
             word.show(entry_line(entry, look))
             shown = checks_line(entry, look)
             if not entry.checks and entry.problem and self.typed:
                 shown = Text(f"✗ {entry.problem}", style=look("bad"))
+            elif view["compelled"] and not self.typed:
+                shown = self._must_text(view)
             elif not entry.checks and not self.typed and entry.hint:
                 shown = Text(entry.hint, style=look("muted"))
             checks.show(shown)
-        self.refresh_bindings()
+        if bool(self.typed) != self._typed_shown:  # esc clear: in the footer or not
+            self._typed_shown = bool(self.typed)
+            self.refresh_bindings()
+
+    def _menu_text(self, view: KiitosView) -> Text:
+        """The rule cards to flip, or the players to choose from, numbered for the keys."""
+        look = self.look
+        out = Text()
+        if self.legal("flip"):
+            for index, card in enumerate(view["rule_cards"]):
+                if card["locked"]:
+                    continue
+                if out:
+                    out.append(" · ")
+                out.append(f"{index + 1} ", style=look("key"))
+                after = RULE_TEXT[card["card"]][not card["alternate"]]
+                out.append(f"{RULE_SHORT.get(card['text'], card['text'])} → {after}")
+        elif self.legal("choose"):
+            for seat, name in enumerate(view["players"]):
+                if out:
+                    out.append(" · ")
+                out.append(f"{seat + 1} ", style=look("key"))
+                out.append("you" if seat == view["seat"] else name)
+        return out
+
+    def _must_text(self, view: KiitosView) -> Text:
+        """Why a letter must be played: ``You hold E, the next letter of AIDES: play it``."""
+        plays = self.legal("play")
+        letters = " or ".join(sorted({str(action["letter"]) for action in plays}))
+        if view["rules"]["super_kiitos"]:
+            why = f"You hold {letters}, which continues {view['target']}: you must play it"
+        else:
+            why = f"You hold {letters}, the next letter of {view['target']}: you must play it"
+        return Text(why, style=self.look("muted"))
 
     def _choices_text(self, view: KiitosView) -> Text:
         look = self.look
@@ -762,20 +853,24 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             out.append("! ", style=look("key"))
             out.append(f"challenges {view['target']} (before the next letter)")
         elif view["announcer"] is not None and view["announcer"] == view["seat"]:
-            out.append("\nYour word may be challenged until the next letter.", style=look("muted"))
+            out.append("\nOthers may challenge it until the next letter.", style=look("muted"))
         return out
 
     def prompt_text(self, view: KiitosView) -> str:
         """What the player may do now, in words."""
         if view["outcome"] is not None:
             return "Game over · ? rules · ctrl+x leaves"
+        if "starts_in" in view:  # a real-time table counts down before the game begins
+            left = view.get("starts_in")
+            when = f"in {left:.0f} s" if isinstance(left, int | float) else "when all are here"
+            return f"The game begins {when}: the first word may be typed already"
         seat = view["seat"]
         turn = view["turn"]
         pending = self.pending_claim
         if pending is not None:
             return f"Challenging {view['target']}... (the host is deciding)"
         if self.choices:
-            return "Which letter, where? Press its number (esc cancels)"
+            return "Which one? Press its number (esc cancels)"
         if seat is None:
             return f"Watching · {capital(name_of(view, turn))} to play · ctrl+w why"
         challenge = f" · ! challenges {view['target']}" if self.legal("challenge") else ""
@@ -787,29 +882,23 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
                 "forfeit": "to give up a card",
                 "choose": "to choose who starts",
             }.get(view["phase"], "")
-            return f"{capital(name_of(view, turn))} {doing}{challenge}".strip()
+            return f"{capital(name_of(view, turn))} {doing}{challenge}"
         phase = view["phase"]
         if phase == "flip":
-            free = [
-                f"{index + 1} {card['text']}"
-                for index, card in enumerate(view["rule_cards"])
-                if not card["locked"]
-            ]
-            return "Kiitos! Flip a rule card: " + " · ".join(free)
+            return "Kiitos! Flip a rule card that does not hold the lock: press its number"
         if phase == "forfeit":
             return "The challenge cards are gone: type a letter of your hand to give up, ⏎"
         if phase == "choose":
-            seats = " · ".join(f"{n + 1} {name}" for n, name in enumerate(view["players"]))
-            return f"Lowest score: who starts round {view['round']}? {seats}"
+            return f"You have the lowest score: who starts round {view['round']}? Press a number"
         plays = self.legal("play")
         if plays:
             what = choices_words(plays, view["rules"]["super_kiitos"])
-            return f"You hold it: ⏎ plays {what} (continues {view['target']}){challenge}"
-        extra = " · ctrl+n: 4-player rule" if self.legal("pass_lead") else ""
+            return f"⏎ plays {what} (it continues {view['target']}){challenge}"
+        extra = " · ^n: the 4-player rule" if self.legal("pass_lead") else ""
         if phase == "lead":
             return f"Your lead: type a word, ⏎ says it (tab: an idea){extra}"
         count = len(view["table"])
-        return f"Type a new word (tab: an idea), ⏎ says it · ctrl+p picks up {count}{challenge}"
+        return f"New word (tab: idea), ⏎ says it · ^p picks up {count}{challenge}"
 
     # Results ---------------------------------------------------------------------------
 

@@ -109,8 +109,9 @@ def _empty_hint(view: Mapping[str, Any], mine: bool) -> str:
     if not part:
         where = "any letter you hold" if view["rules"]["super_kiitos"] else "a letter you hold"
         return f"Type a word of {shortest}+ letters with {where}"
-    how = "containing" if view["rules"]["super_kiitos"] else "starting with"
-    return f"Type a word of {shortest}+ letters {how} {part} and one of your letters"
+    if view["rules"]["super_kiitos"]:
+        return f"Type a word of {shortest}+ letters: {part} with a letter of yours before or after"
+    return f"Type a word of {shortest}+ letters: {part}, then a letter of yours, then any"
 
 
 def _forfeit(view: Mapping[str, Any], word: str) -> Entry:
@@ -152,7 +153,7 @@ def _word(view: Mapping[str, Any], word: str, words: Container[str] | None, mine
     if not (lower.isascii() and lower.isalpha()):
         return Entry(word, problem="A word is letters a-z only")
     if len(lower) < shortest:
-        checks.append(Check(BAD, f"{len(lower)} letters, {shortest}+ needed"))
+        checks.append(Check(BAD, f"{len(lower)} letters ({shortest}+)"))
         problems.append(f"A target word has at least {shortest} letters")
     elif len(lower) > MAX_WORD_LENGTH:
         checks.append(Check(BAD, f"over {MAX_WORD_LENGTH} letters"))
@@ -175,7 +176,7 @@ def _word(view: Mapping[str, Any], word: str, words: Container[str] | None, mine
         checks.append(Check(BAD, "not in the dictionary"))
         problems.append(f"The dictionary does not know {word} (this table refuses it)")
     else:
-        checks.append(Check(WARN, "not in the dictionary: a challenge would beat it"))
+        checks.append(Check(WARN, "not in the dictionary"))
     if not mine:
         problems.insert(0, _not_yours(view))
     plays = frozenset(str(action["letter"]) for action in actions)
