@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import itertools
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -68,6 +70,24 @@ class ClientError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def unreachable_text(host: str, port: int, error: BaseException) -> str:
+    """A sentence for people on why ``host:port`` could not be reached (no errno numbers)."""
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    if isinstance(error, TimeoutError):
+        return f"{where} did not answer within {CONNECT_TIMEOUT_S:g} s"
+    if isinstance(error, ConnectionRefusedError):
+        return f"Nothing is listening at {where}"
+    if isinstance(error, socket.gaierror):
+        return f"There is no host called {host!r} on this network"
+    code = getattr(error, "errno", None)
+    if code in (errno.EHOSTUNREACH, errno.ENETUNREACH, errno.EHOSTDOWN):
+        return f"No route to {host}: it is not on this network, or it is off"
+    if code == errno.ECONNRESET:
+        return f"{where} closed the connection at once"
+    reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return f"Cannot reach {where}: {reason}"
 
 
 class Client:
@@ -126,9 +146,8 @@ class Client:
                 asyncio.open_connection(self.host, self.port, limit=READ_CHUNK), CONNECT_TIMEOUT_S
             )
         except (OSError, TimeoutError) as error:
-            raise ClientError(
-                "unreachable", f"Cannot reach {self.host}:{self.port}: {error}"
-            ) from None
+            text = unreachable_text(self.host, self.port, error)
+            raise ClientError("unreachable", text) from None
         self._protocol = ClientProtocol()
         self._early = []  # what came with the welcome, delivered after it
         self.welcome = None

@@ -23,16 +23,21 @@ from textual.binding import Binding, BindingType
 from engine import registry
 from net.client import Client, ClientError, ConnectionState
 from net.discovery import ChangeKind, DiscoveryError, HostEvent
-from net.messages import Error, Presence, View
+from net.messages import Error, Joined, Presence, View
 from net.runner import BOT_DELAY_S
-from net.tables import TableError
+from net.tables import TableError, fixed_deal_options
 from net.text import clean_data, clean_text
 from tui.config import Settings
 from tui.games import NoScreen, screen_class
 from tui.hosting import EVERYWHERE, LOOPBACK, EmbeddedHost
 from tui.screens.dialogs import NameDialog, NewTable
+from tui.screens.leave import LeaveDialog
 from tui.screens.lobby import HostEntry, LobbyScreen
 from tui.screens.table import TCSS_DIR, TableScreen
+from tui.seats import HeldSeat, SeatStore
+
+RETURN_TIMEOUT_S = 5.0
+"""How long the host may take to answer a seat token with ``joined`` (or ``bad_token``)."""
 
 LIST_EVERY_S = 1.5
 """How often the lobby re-lists the highlighted host's tables."""
@@ -70,6 +75,8 @@ class AtTable:
     client: Client
     table: str
     screen: TableScreen[Any]
+    host: str = ""
+    """``address:port`` of the host, the key of the held seat (empty: not remembered)."""
 
 
 def host_summary(event_host: Any) -> str:
@@ -99,9 +106,16 @@ class ClowderApp(App[int]):
         advertise: bool = True,
         bot_delay_s: float = BOT_DELAY_S,
         bot_reaction_scale: float = 1.0,
+        state_dir: Path | None = None,
     ) -> None:
         super().__init__()
         self.config_dir = config_dir
+        if state_dir is None and config_dir is not None:
+            state_dir = config_dir / "state"  # a test's own folder: never the real one
+        self.seats = SeatStore(state_dir)
+        """The seat tokens this player holds, kept between runs (:mod:`tui.seats`)."""
+        self._return_pending = join is not None
+        """``clowder join HOST``: go straight back to a seat held there, once."""
         self.settings = Settings.load(config_dir)
         self.given_name = name
         self.play_request = play
@@ -118,7 +132,7 @@ class ClowderApp(App[int]):
         self.hosts: dict[str, HostEntry] = {}
         self.listers: dict[str, Client] = {}
         self._source: HostSource | None = None
-        self._closed = False
+        self._shut_down = False
 
     @property
     def player(self) -> str:
@@ -171,8 +185,19 @@ class ClowderApp(App[int]):
         bots = seats - 1 if request.bots is None else request.bots
         seats = max(seats, bots + 1)
         friends = seats - 1 - bots
+        fixed = fixed_deal_options(game, request.options)
+        if fixed and friends:
+            self.exit(
+                2,
+                message=f"clowder play: a fixed deck ({', '.join(fixed)}) is a testing aid for a "
+                "solo game, where every other seat is a bot; leave out --bots or the option",
+            )
+            return
         bind = self.host_bind or (LOOPBACK if friends == 0 else EVERYWHERE)
-        embedded = await self._ensure_host(bind, advertise=friends > 0 and self.advertise)
+        # Solo, nobody else can join this host: the player may fix their own deal.
+        embedded = await self._ensure_host(
+            bind, advertise=friends > 0 and self.advertise, allow_fixed_deck=bool(fixed)
+        )
         try:
             runner = embedded.host.create_table(
                 game.name, request.options, seats=seats, bots=bots, created_by=self.player
@@ -183,12 +208,15 @@ class ClowderApp(App[int]):
             return
         await self._sit(embedded.endpoint, runner.table.id, game.name, "player", embedded.address)
 
-    async def _ensure_host(self, bind: str, *, advertise: bool) -> EmbeddedHost:
+    async def _ensure_host(
+        self, bind: str, *, advertise: bool, allow_fixed_deck: bool = False
+    ) -> EmbeddedHost:
         if self.embedded is None:
             self.embedded = EmbeddedHost(
                 name=self.player,
                 bind=bind,
                 advertise=advertise,
+                allow_fixed_deck=allow_fixed_deck,
                 bot_delay_s=self.bot_delay_s,
                 bot_reaction_scale=self.bot_reaction_scale,
             )
@@ -209,19 +237,55 @@ class ClowderApp(App[int]):
         except NoScreen as error:
             self._say(str(error))
             return False
-        client = Client(endpoint[0], endpoint[1], self.player)
+        own = self.embedded is not None and endpoint == self.embedded.endpoint
+        key = "" if own else f"{endpoint[0]}:{endpoint[1]}"  # our own host dies with us
+        held = self.seats.find(key, table) if key and role != "spectator" else None
+        client = Client(endpoint[0], endpoint[1], self.player, token=held.token if held else None)
         try:
             await client.connect()
-            joined = await client.join(table, "spectator" if role == "spectator" else "player")
+            joined = await self._returned(client, table) if held is not None else None
+            if held is not None and joined is None:
+                self.seats.drop(key, table)  # the host no longer knows that seat
+                client.token = None
+            if joined is None:
+                joined = await client.join(table, "spectator" if role == "spectator" else "player")
         except ClientError as error:
             await client.close()
-            self._say(error.message)
+            if error.code == "table_started":
+                self._say(f"{error.message}, and you hold no seat there: press w to watch it")
+            else:
+                self._say(error.message)
             return False
+        if key and joined.token is not None:
+            self.seats.keep(HeldSeat(key, joined.table, joined.token, game))
+            if self.seats.problem:
+                self.notify(self.seats.problem, severity="warning")
         screen = screen_type(table_id=joined.table, place=place)
-        self.at_table = AtTable(client, joined.table, screen)
+        self.at_table = AtTable(client, joined.table, screen, key)
         self.run_worker(self._pump(client), group="table")
         await self.push_screen(screen)
         return True
+
+    async def _returned(self, client: Client, table: str) -> Joined | None:
+        """The host's ``joined`` for the seat token ``client`` said hello with (``None``: no seat).
+
+        The host answers a token with ``joined`` (and the full view after it), or with
+        ``bad_token``; what comes before either is of no use yet.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RETURN_TIMEOUT_S
+        while (left := deadline - loop.time()) > 0:
+            try:
+                message = await asyncio.wait_for(client.incoming.get(), left)
+            except TimeoutError:
+                break
+            if isinstance(message, Joined) and message.table == table:
+                return message
+            if isinstance(message, Joined):  # the token held another table's seat
+                return None
+            if isinstance(message, Error) and message.code == "bad_token":
+                return None
+        raise ClientError("timeout", "The host did not answer with your seat in time")
 
     async def _pump(self, client: Client) -> None:
         """Hand every message for our table to its screen, in order."""
@@ -232,10 +296,16 @@ class ClowderApp(App[int]):
                 return
             # Everything the host sends is cleaned before a screen draws it (net.text).
             if isinstance(message, View) and message.table == seat.table:
+                if message.outcome is not None and seat.host:
+                    self.seats.drop(seat.host, seat.table)  # over: nothing to come back to
                 seat.screen.happened(clean_data(message.events))
                 seat.screen.view = clean_data(message.view)
             elif isinstance(message, Presence) and message.table == seat.table:
                 seat.screen.presence(clean_data(message.seats))
+            elif isinstance(message, Error) and message.code == "table_closed":
+                if seat.host:
+                    self.seats.drop(seat.host, seat.table)
+                self.notify(clean_text(message.message), timeout=8)
             elif isinstance(message, Error) and message.ref is None:
                 seat.screen.refused(clean_text(message.message))
             elif isinstance(message, ConnectionState):
@@ -262,15 +332,38 @@ class ClowderApp(App[int]):
         except ClientError as error:
             seat.screen.refused(clean_text(error.message))
 
+    def _playing(self, seat: AtTable | None) -> bool:
+        """Whether ``seat`` is a player's seat in a game that is on (leaving it needs asking)."""
+        if seat is None or seat.screen.seat is None:
+            return False
+        view = seat.screen.view
+        return view is not None and view["phase"] != "waiting" and view.get("outcome") is None
+
     async def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
-        seat, self.at_table = self.at_table, None
+        seat = self.at_table
+        if self.lobby is not None and message.choice is None and self._playing(seat):
+            assert seat is not None
+
+            def chosen(choice: str | None) -> None:
+                if choice is not None:
+                    seat.screen.post_message(TableScreen.Leave(choice))
+
+            back = "Enter on it in the lobby (it says 'your seat')"
+            if seat.host:
+                back += f", or clowder join {seat.host}"
+            self.push_screen(LeaveDialog(seat.table, back_by=back), chosen)
+            return
+        self.at_table = None
         if self.lobby is None:
             await self.shutdown()
             self.exit(0)
             return
         if seat is not None:
+            for_now = message.choice == "for_now"
             with contextlib.suppress(ClientError):
-                await seat.client.leave(seat.table)
+                await seat.client.leave(seat.table, for_now=for_now)
+            if not for_now and seat.host:
+                self.seats.drop(seat.host, seat.table)
             await seat.client.close()
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
@@ -331,7 +424,7 @@ class ClowderApp(App[int]):
     async def _list_selected(self) -> None:
         """Ask the highlighted host for its tables (while the lobby is on screen)."""
         lobby = self.lobby
-        if lobby is None or self.screen is not lobby or self._closed:
+        if lobby is None or self.screen is not lobby or self._shut_down:
             return
         host = lobby.selected
         if host is None:
@@ -345,9 +438,34 @@ class ClowderApp(App[int]):
             tables = await client.list_tables()
         except ClientError as error:
             self.listers.pop(host.key, None)
-            lobby.set_tables(host.key, None, f"{host.name}: {error.message}")
+            if client is not None:
+                await client.close()
+            lobby.set_tables(host.key, None, error.message)
             return
+        tables = self._mark_mine(host, tables)
         lobby.set_tables(host.key, tables)
+        if self._return_pending and host.origin == "address":
+            self._return_pending = False
+            mine = [t for t in tables if t.get("yours") and t.get("status") != "over"]
+            if mine:
+                table = mine[0]
+                await self._sit(
+                    (host.address, host.port),
+                    str(table["id"]),
+                    str(table.get("game")),
+                    "player",
+                    host.endpoint,
+                )
+
+    def _mark_mine(self, host: HostEntry, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """``tables`` with ``yours`` set where this player holds a seat; forgets seats gone."""
+        if host.origin == "yours":
+            return tables
+        mine = self.seats.tables_at(host.endpoint)
+        listed = {str(table.get("id")) for table in tables}
+        for gone in mine - listed:
+            self.seats.drop(host.endpoint, gone)
+        return [{**t, "yours": True} if str(t.get("id")) in mine else t for t in tables]
 
     async def on_lobby_screen_join_table(self, message: LobbyScreen.JoinTable) -> None:
         host = message.host
@@ -394,9 +512,9 @@ class ClowderApp(App[int]):
 
     async def shutdown(self) -> None:
         """Close every connection, the LAN browser and the embedded host (idempotent)."""
-        if self._closed:
+        if self._shut_down:
             return
-        self._closed = True
+        self._shut_down = True
         seat, self.at_table = self.at_table, None
         clients = [*self.listers.values(), *([seat.client] if seat else [])]
         self.listers.clear()

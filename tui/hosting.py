@@ -37,6 +37,7 @@ class EmbeddedHost:
         advertise: bool = False,
         bot_delay_s: float = BOT_DELAY_S,
         bot_reaction_scale: float = 1.0,
+        allow_fixed_deck: bool = False,
     ) -> None:
         self.bind = bind
         self.advertise = advertise
@@ -52,6 +53,7 @@ class EmbeddedHost:
             bot_delay_s=bot_delay_s,
             bot_reaction_scale=bot_reaction_scale,
             log=self.log.append,
+            allow_fixed_deck=allow_fixed_deck,
         )
         self.advertiser: Advertiser | None = None
         self._advertising: asyncio.Task[None] | None = None

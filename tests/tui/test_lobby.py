@@ -177,7 +177,7 @@ async def test_create_a_table_hosted_by_this_process(tmp_path: Path) -> None:
         table = app.screen
         assert isinstance(table, CatchyTable)
         await until(pilot, lambda: table.view is not None and "hand" in table.view, "the game")
-        await pilot.press("q")
+        await pilot.press("q", "l")  # the game is on: q asks, l leaves for now
         await until(pilot, lambda: app.screen is lobby, "the lobby again")
         await until(pilot, lambda: any(h.origin == "yours" for h in lobby.hosts), "our host")
 

@@ -82,6 +82,8 @@ def table_row(table: dict[str, Any]) -> tuple[str, str, str, str]:
     free = int(table.get("free", 0))
     if free and status == "waiting":
         status = f"{free} seat{'s' if free != 1 else ''} free"
+    if table.get("yours") and status != "over":
+        status = "your seat"  # Enter takes the player back to it
     watchers = int(table.get("spectators", 0))
     if watchers:
         status += f", {watchers} watch"
@@ -105,6 +107,7 @@ class LobbyScreen(Screen[None]):
         Binding("c", "create", "create table"),
         Binding("a", "address", "address"),
         Binding("n", "rename", "name"),
+        Binding("r", "retry", "retry", show=False),
         Binding("tab", "switch", "hosts/tables", show=False),
         Binding("q", "app.quit", "quit"),
     ]
@@ -142,6 +145,8 @@ class LobbyScreen(Screen[None]):
         self.player = player
         self.hosts: list[HostEntry] = []
         self.tables: dict[str, list[dict[str, Any]]] = {}
+        self.problems: dict[str, str] = {}
+        """Why a host's tables could not be listed (it is tried again every few seconds)."""
         self._shown_rows: list[tuple[str, str, str, str]] | None = None
         self._ready = False
 
@@ -225,8 +230,11 @@ class LobbyScreen(Screen[None]):
         """The tables of host ``key`` (``None`` and a ``problem`` if they could not be listed)."""
         if tables is None:
             self.tables.pop(key, None)
+            self.problems[key] = problem or "Could not list its tables"
+            problem = f"{self.problems[key]} · trying again (r: now)"
         else:
             self.tables[key] = tables
+            self.problems.pop(key, None)
         if self._ready and self.selected is not None and self.selected.key == key:
             self._show_tables(self.selected, problem)
 
@@ -289,8 +297,12 @@ class LobbyScreen(Screen[None]):
         table = self._current_table()
         if host is None:
             self.status("No host to join yet: wait for one, or press a to type an address")
+        elif host.key in self.problems:
+            self.status(f"{self.problems[host.key]} · trying again (r: now)")
+        elif table is None and host.origin == "yours":
+            self.status("You have no tables open: press c to create one")
         elif table is None:
-            self.status(f"{host.name} has no tables yet: press c to create one here")
+            self.status(f"{host.name} has no tables yet: press c to open one on this computer")
         else:
             self.post_message(self.JoinTable(host, table, role))
 
@@ -300,6 +312,12 @@ class LobbyScreen(Screen[None]):
             tables.focus()  # several tables: choose one first
             return
         self._join("player")
+
+    def action_retry(self) -> None:
+        host = self.selected
+        if host is not None:
+            self.status(f"Trying {host.endpoint} again...")
+            self.post_message(self.HostChosen(host))
 
     def action_watch(self) -> None:
         self._join("spectator")

@@ -86,7 +86,15 @@ class TableScreen(Screen[None], Generic[V]):
             self.stamps = stamps
 
     class Leave(Message):
-        """The player leaves the table."""
+        """The player leaves the table.
+
+        ``choice``: ``"for_now"`` (keep the seat), ``"give_up"``, or ``None``: the app asks
+        when the game is on (:class:`tui.screens.leave.LeaveDialog`).
+        """
+
+        def __init__(self, choice: str | None = None) -> None:
+            super().__init__()
+            self.choice = choice
 
     def __init__(self, *, table_id: str = "", place: str = "") -> None:
         super().__init__()

@@ -1,0 +1,186 @@
+"""Seats that come back: a client killed mid-game, ``q`` then "leave for now", the stored tokens.
+
+The host is a real :class:`net.host.Host` on 127.0.0.1; each "run" of Clowder
+is a :class:`ClowderApp` started with ``clowder join``'s address and the same
+state folder, as a player starting Clowder again would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import stat
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable
+
+from net.host import Host
+from tui.app import ClowderApp
+from tui.games.catchy import CatchyTable
+from tui.screens.leave import LeaveDialog
+from tui.screens.lobby import table_row
+from tui.seats import HeldSeat, SeatStore
+
+
+async def until(pilot: Pilot[Any], check: Any, what: str, rounds: int = 500) -> None:
+    for _ in range(rounds):
+        if check():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def join_app(tmp_path: Path, port: int) -> ClowderApp:
+    return ClowderApp(
+        name="Ann",
+        config_dir=tmp_path / "config",
+        state_dir=tmp_path / "state",
+        join=("127.0.0.1", port),
+        discovery=None,
+        advertise=False,
+    )
+
+
+async def catchy_host(takeover_s: float = 30.0) -> tuple[Host, str]:
+    host = Host(name="Bea", bind="127.0.0.1", port=0, bot_delay_s=0.05, log=lambda _: None)
+    await host.start()
+    table = host.create_table("catchy", {"takeover": takeover_s}, bots=1).table.id
+    return host, table
+
+
+async def at_table(pilot: Pilot[Any], app: ClowderApp) -> CatchyTable:
+    await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
+    screen = app.screen
+    assert isinstance(screen, CatchyTable)
+    await until(
+        pilot, lambda: screen.view is not None and screen.view["phase"] != "waiting", "the deal"
+    )
+    return screen
+
+
+def test_the_store_keeps_tokens_privately_and_drops_them(tmp_path: Path) -> None:
+    store = SeatStore(tmp_path)
+    store.keep(HeldSeat("198.18.0.1:7707", "t3", "secret", "catchy"))
+    store.keep(HeldSeat("198.18.0.1:7707", "t4", "other"))
+    assert store.find("198.18.0.1:7707", "t3") == HeldSeat(
+        "198.18.0.1:7707", "t3", "secret", "catchy"
+    )
+    assert store.tables_at("198.18.0.1:7707") == {"t3", "t4"}
+    assert stat.S_IMODE((tmp_path / "seats.json").stat().st_mode) == 0o600
+    store.drop("198.18.0.1:7707", "t3")
+    assert store.tables_at("198.18.0.1:7707") == {"t4"}
+    assert [p.name for p in tmp_path.iterdir()] == ["seats.json"]  # no temporary left over
+    (tmp_path / "seats.json").write_text("{not json")
+    assert store.all() == []
+
+
+def test_the_lobby_marks_a_table_where_you_hold_a_seat() -> None:
+    table = {"id": "t3", "game": "catchy", "title": "Catchy!", "status": "playing", "free": 0}
+    assert table_row({**table, "yours": True})[3] == "your seat"
+    assert table_row(table)[3] == "playing"
+
+
+async def test_a_client_killed_mid_game_comes_back_to_its_seat_with_its_hand(
+    tmp_path: Path,
+) -> None:
+    host, table = await catchy_host()
+    try:
+        first = join_app(tmp_path, host.port)
+        async with first.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: first.lobby and first.lobby.tables, "the tables")
+            await pilot.press("enter")
+            screen = await at_table(pilot, first)
+            seat = screen.view["seat"] if screen.view else None
+            hand = screen.view["hand"] if screen.view else None
+            assert seat is not None and hand
+        # The app is gone without a word to the host (as if killed): the seat waits.
+        runner = host.runners[table]
+        await asyncio.sleep(0.1)
+        assert not runner.table.seats[seat].connected and runner.table.seats[seat].human
+        saved = json.loads((tmp_path / "state" / "seats.json").read_text())
+        assert [s["table"] for s in saved["seats"]] == [table]
+
+        again = join_app(tmp_path, host.port)
+        async with again.run_test(size=(80, 24)) as pilot:
+            screen = await at_table(pilot, again)  # straight back, no key pressed
+            assert screen.view is not None and screen.view["seat"] == seat
+            assert screen.view["hand"]
+            assert runner.table.seats[seat].connected
+            assert [s.name for s in runner.table.seats].count("Ann") == 1
+    finally:
+        await host.close()
+
+
+async def test_q_then_leave_for_now_then_enter_returns_and_the_bot_hands_the_seat_back(
+    tmp_path: Path,
+) -> None:
+    host, table = await catchy_host(takeover_s=0.1)
+    try:
+        app = join_app(tmp_path, host.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = app.lobby
+            assert lobby is not None
+            await until(pilot, lambda: lobby.tables, "the tables")
+            await pilot.press("enter")
+            screen = await at_table(pilot, app)
+            seat = screen.view["seat"] if screen.view else None
+            assert seat is not None
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the question")
+            await pilot.press("l")
+            await until(pilot, lambda: app.screen is lobby, "the lobby")
+            info = host.runners[table].table.seats[seat]
+            await until(pilot, lambda: info.bot is not None, "a bot to cover the seat")
+            assert info.human and info.token is not None
+            await app._list_selected()
+            rows = lobby.query_one("#tables", DataTable)
+            assert rows.get_row_at(0)[3] == "your seat"
+            await pilot.press("enter")
+            back = await at_table(pilot, app)
+            assert back.view is not None and back.view["seat"] == seat and back.view["hand"]
+            assert info.bot is None and info.connected  # the bot handed the seat back
+            await pilot.press("q", "g")  # give it up: the token is forgotten
+            await until(pilot, lambda: app.screen is lobby, "the lobby again")
+            assert app.seats.all() == [] and not info.human
+    finally:
+        await host.close()
+
+
+async def test_a_finished_table_leaves_the_lobby(tmp_path: Path) -> None:
+    host = Host(name="Bea", bind="127.0.0.1", port=0, log=lambda _: None, results_for_s=5)
+    await host.start()
+    runner = host.create_table("catchy", {"target": 1}, bots=2, created_by="Bea")
+    try:
+        app = join_app(tmp_path, host.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = app.lobby
+            assert lobby is not None
+            await until(pilot, lambda: lobby.tables, "the tables")
+            await pilot.press("w")  # somebody watches: the bots play it out
+            await until(pilot, lambda: runner.table.outcome is not None, "the end", rounds=1500)
+            await pilot.press("q")
+            await until(pilot, lambda: app.screen is lobby, "the lobby")
+            await app._list_selected()
+            assert [row["status"] for row in next(iter(lobby.tables.values()))] == ["over"]
+            host._sweep(asyncio.get_running_loop().time() + 6)
+            await app._list_selected()
+            assert next(iter(lobby.tables.values())) == []
+            assert lobby.query_one("#tables", DataTable).row_count == 0
+    finally:
+        await host.close()
+
+
+async def test_an_unreachable_host_is_said_plainly_and_offers_no_table_there(
+    tmp_path: Path,
+) -> None:
+    app = join_app(tmp_path, 1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        lobby = app.lobby
+        assert lobby is not None
+        await until(pilot, lambda: lobby.problems, "the listing to fail")
+        await pilot.press("enter")
+        status = str(lobby.query_one("#lobby-status").render())
+        assert "Nothing is listening at 127.0.0.1:1" in status and "trying again" in status
+        assert "Errno" not in status and "create" not in status
