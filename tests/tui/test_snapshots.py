@@ -18,10 +18,12 @@ from tests.tui.harness import (
     catchy_view,
 )
 from tests.tui.test_katootsie_table import katootsie_snapshot_view
+from tests.tui.test_kiitos_table import kiitos_view
 from tests.tui.test_kitten_table import DAN_BIDS, kitten_view
 from tui.games import screen_class
 from tui.games.blackcat import BlackCatTable
 from tui.games.katootsie import KatootsieTable
+from tui.games.kiitos import KiitosTable
 from tui.games.kitten import KittenTable
 
 SIZE = (80, 24)
@@ -58,6 +60,24 @@ def test_kitten_snapshot_four_players_bid_bar_open(snap_compare: Any) -> None:
 def test_katootsie_snapshot_five_players_a_second_b_with_one_out(snap_compare: Any) -> None:
     app = TableHarness(katootsie_snapshot_view(), presence=[], screen=KatootsieTable)
     assert snap_compare(app, terminal_size=SIZE, press=["b", "e", "r"])
+
+
+def test_kiitos_snapshot_four_players_a_word_typed(snap_compare: Any) -> None:
+    said = [
+        {"type": "lead", "word": "brief", "letter": "B"},
+        {"type": "say", "word": "boom", "letter": "O", "side": "end"},
+    ]
+    app = TableHarness(kiitos_view(said, seat=2), presence=[], screen=KiitosTable)
+
+    async def type_a_word(pilot: Any) -> None:
+        from engine.kiitos_words import dictionary
+
+        table = app.table
+        assert isinstance(table, KiitosTable)
+        table.words_ready(dictionary())
+        await pilot.press(*"bothers")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=type_a_word)
 
 
 def test_generic_table_snapshot_for_a_game_without_its_own_screen(snap_compare: Any) -> None:
