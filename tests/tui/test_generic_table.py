@@ -23,6 +23,7 @@ from tui.games import has_screen, own_screens, screen_class
 from tui.games.blackcat import BlackCatTable
 from tui.games.catchy import CatchyTable
 from tui.games.katootsie import KatootsieTable
+from tui.games.kiitos import KiitosTable
 from tui.games.kitten import KittenTable
 from tui.screens.generic import GenericTable, RealtimeGenericTable, action_label, field_lines
 from tui.screens.info import InfoScreen
@@ -67,6 +68,7 @@ def test_each_game_is_shown_by_its_own_screen_or_the_generic_table(toy: ToyGame)
         "blackcat": BlackCatTable,
         "catchy": CatchyTable,
         "katootsie": KatootsieTable,
+        "kiitos": KiitosTable,
         "kitten": KittenTable,
     }
     assert screen_class("catchy") is CatchyTable
