@@ -83,6 +83,10 @@ JOKER_VALUE = 3
 TARGET_SCORE = 7
 """Found: the game ends when a player reaches 7 points."""
 
+ROUND_PAUSE_S = 0.0
+"""How long the finished round stays on the table before the next deal (the host's
+timer deals it; 0: at once, as soon as everyone has been sent the round's end)."""
+
 ARMS_POINTS, CLOSER_POINTS, CENTRE_POINTS = 3, 2, 1
 
 RED, BLUE = "red", "blue"
@@ -181,7 +185,10 @@ class CatchyState(GameState):
 
     round: int = 1
     phase: str = "swap"
-    """``swap`` (the Starting card's holder swaps), ``play``, or ``over``."""
+    """``swap`` (the Starting card's holder swaps), ``play``, ``between`` (a round has
+    ended; the next is dealt when :attr:`deal_at` falls due), or ``over``."""
+    deal_at: float | None = None
+    """Host time at which the next round is dealt (phase ``between``)."""
     hands: list[list[str]]
     course: list[str]
     starter: Seat
@@ -291,12 +298,14 @@ class Catchy(Game[CatchyState]):
         self, state: CatchyState, seat: Seat, action: Action, now: float, events: list[Event]
     ) -> None:
         kind = action_type(action, ("swap", "play"))
+        if state.phase == "between":
+            raise IllegalAction("The round is over; the next one is being dealt")
         if seat != state.turn:
             raise NotYourTurn(f"It is {state.name(state.turn)}'s turn")
         if kind == "swap":
             self._swap(state, seat, action, events)
         else:
-            self._play(state, seat, action, events)
+            self._play(state, seat, action, now, events)
 
     def _swap(self, state: CatchyState, seat: Seat, action: Action, events: list[Event]) -> None:
         if state.phase != "swap":
@@ -321,7 +330,9 @@ class Catchy(Game[CatchyState]):
             events, "took", f"You took {card_name(taken)} from the course.", [seat], card=taken
         )
 
-    def _play(self, state: CatchyState, seat: Seat, action: Action, events: list[Event]) -> None:
+    def _play(
+        self, state: CatchyState, seat: Seat, action: Action, now: float, events: list[Event]
+    ) -> None:
         if state.phase == "swap":
             raise IllegalAction("Swap the Starting card for a course card first")
         card = action_field(action, "card", str)
@@ -343,9 +354,9 @@ class Catchy(Game[CatchyState]):
         if len(state.trick) == 1:
             state.turn = 1 - seat
         else:
-            self._finish_trick(state, events)
+            self._finish_trick(state, now, events)
 
-    def _finish_trick(self, state: CatchyState, events: list[Event]) -> None:
+    def _finish_trick(self, state: CatchyState, now: float, events: list[Event]) -> None:
         led, followed = state.trick
         result = resolve_trick(state.leader, led, followed, state.side)
         state.side = result.side
@@ -378,7 +389,7 @@ class Catchy(Game[CatchyState]):
         state.leader = state.turn = result.next_leader
         arms = state.options["arms"]
         if abs(state.cat) >= arms or len(state.tricks) == TRICKS_PER_ROUND:
-            self._end_round(state, events)
+            self._end_round(state, now, events)
 
     def _describe_trick(self, state: CatchyState, result: TrickResult) -> str:
         mood = f"both odd, the cat flips to {result.side}; " if result.flipped else ""
@@ -393,7 +404,7 @@ class Catchy(Game[CatchyState]):
             f"towards {state.name(result.toward)}."
         )
 
-    def _end_round(self, state: CatchyState, events: list[Event]) -> None:
+    def _end_round(self, state: CatchyState, now: float, events: list[Event]) -> None:
         arms = state.options["arms"]
         points = [0, 0]
         if abs(state.cat) >= arms:
@@ -442,13 +453,23 @@ class Catchy(Game[CatchyState]):
                 winners=list(state.winners),
             )
             return
+        # The next round is dealt by a timer (due at once): what was said about this
+        # round's cards stays in this step, and the new deal is a step of its own.
+        state.phase = "between"
+        state.deal_at = now + ROUND_PAUSE_S
+
+    def deadline(self, state: CatchyState) -> float | None:
+        return state.deal_at if state.phase == "between" else None
+
+    def _tick(self, state: CatchyState, now: float, events: list[Event]) -> None:
+        state.deal_at = None
         state.round += 1
         self._deal(state, events)
 
     # Queries -------------------------------------------------------------------
 
     def legal_actions(self, state: CatchyState, seat: Seat) -> list[dict[str, Any]]:
-        if state.phase == "over" or seat != state.turn:
+        if state.phase in ("over", "between") or seat != state.turn:
             return []
         if state.phase == "swap":
             return [{"type": "swap", "course": index} for index in range(COURSE_SIZE)]
@@ -508,7 +529,7 @@ class Catchy(Game[CatchyState]):
                     unplayable[card] = problem
         return {
             "round": state.round,
-            "turn": None if state.phase == "over" else state.turn,
+            "turn": None if state.phase in ("over", "between") else state.turn,
             "leader": state.leader,
             "starter": state.starter,
             "hand": None if own is None else sorted(own, key=sort_key),

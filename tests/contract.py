@@ -435,10 +435,14 @@ def check_hidden_shape(game: Game[Any], secrets: Any) -> None:
 def check_secrecy(
     game: Game[Any], state: Any, events: list[Event], *, whole_log: bool = True
 ) -> int:
-    """Nothing ``hidden`` names for a seat (or a spectator) is in its view, events or log.
+    """Nothing ``hidden`` names for a seat (or a spectator) is in its view or events.
 
-    The view carries the newest log lines; ``whole_log`` also scans every older
-    line of the state's log that the seat may see (slower: lines x secrets).
+    A view's ``log`` is left out of the scan: its lines are the texts of
+    events this seat was sent when they happened, each checked then, against
+    what was hidden then (:func:`check_log_is_its_events` holds the games to
+    that). Scanning old lines against today's secrets would flag a card named
+    in an earlier round that the shuffle has since dealt to someone else.
+    ``whole_log`` is kept for callers; it changes nothing now.
     Returns how many secrets were checked (so a caller can tell the check was not empty).
     """
     checked = 0
@@ -449,17 +453,32 @@ def check_secrecy(
             continue
         checked += len(secrets)
         who = "the spectator" if seat is None else f"seat {seat}"
+        view = dict(game.view(state, seat))
+        shown_log = view.pop("log")
+        assert shown_log == state.log_view(seat), f"{game.name}: {who}'s log is not its events"
         received: dict[str, Any] = {
-            "view": game.view(state, seat),
+            "view": view,
             "events": [event.to_data() for event in events if event.visible_to(seat)],
         }
-        if whole_log:
-            received["log"] = [event.text for event in state.log if event.visible_to(seat)]
         leaked = leaks(received, secrets)
         assert not leaked, f"{game.name}: {who} is shown what it must not see: " + "; ".join(
             where(received, leaked)
         )
     return checked
+
+
+def check_log_is_its_events(playout: Playout) -> None:
+    """Every log entry of every state was an event of the step that made it (or of the setup).
+
+    This is what lets :func:`check_secrecy` check log lines once, as events:
+    a game that wrote a line into its log without sending it as an event
+    (seen by nobody when it happened, scanned by nobody since) fails here.
+    """
+    sent = {id(event) for event in playout.first.log}
+    for step in playout.steps:
+        sent.update(id(event) for event in step.events)
+        unsent = [event.text for event in step.state.log if id(event) not in sent]
+        assert not unsent, f"{playout.game.name}: log lines never sent as events: {unsent[:3]}"
 
 
 def check_reveals(playout: Playout) -> None:

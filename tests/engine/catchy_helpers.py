@@ -28,7 +28,10 @@ def new(
 
 
 def act(state: CatchyState, seat: int, **action: Any) -> tuple[CatchyState, list[Event]]:
-    return GAME.apply(state, seat, action, 0.0)
+    """Apply ``action``, then fire the timers it made due, as the host does (the next deal)."""
+    state, events = GAME.apply(state, seat, action, 0.0)
+    state, later = GAME.tick(state, 0.0)
+    return state, events + later
 
 
 def play(state: CatchyState, seat: int, card: str) -> CatchyState:

@@ -21,7 +21,7 @@ def play(seed: int, bot_seat: int) -> tuple[int, ...]:
     while (outcome := GAME.outcome(state)) is None:
         seat = state.turn
         action = players[seat].choose(GAME.view(state, seat))
-        state = GAME.apply(state, seat, action, 0.0)[0]
+        state = GAME.tick(GAME.apply(state, seat, action, 0.0)[0], 0.0)[0]
     return outcome.winners
 
 
@@ -42,7 +42,7 @@ def test_bot_only_ever_chooses_a_legal_action() -> None:
         view = GAME.view(state, state.turn)
         action = bot.choose(view)
         assert action is not None and action in view["legal"]
-        state = GAME.apply(state, state.turn, action, 0.0)[0]
+        state = GAME.tick(GAME.apply(state, state.turn, action, 0.0)[0], 0.0)[0]
 
 
 def test_bot_waits_when_it_has_nothing_to_do() -> None:

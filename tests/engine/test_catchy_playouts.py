@@ -80,8 +80,11 @@ def playout(seed: int) -> tuple[CatchyState, list[tuple[int, dict[str, Any], flo
         action = bots[seat].choose(GAME.view(state, seat))
         assert action is not None
         before = state
-        state, events = GAME.apply(state, seat, action, float(len(actions)))
-        actions.append((seat, action, float(len(actions))))
+        now = float(len(actions))
+        state, events = GAME.apply(state, seat, action, now)
+        state, dealt = GAME.tick(state, now)  # the next round's deal, as the host fires it
+        events += dealt
+        actions.append((seat, action, now))
         check_events(before, state, action.get("card"), events)
         ended = [e for e in events if e.kind == "round_end"]
         gained = (state.scores[0] - before.scores[0], state.scores[1] - before.scores[1])

@@ -12,6 +12,7 @@ from engine.catchy import (
     GAME,
     JOKER_VALUE,
     RED,
+    ROUND_PAUSE_S,
     STARTING,
     TRICKS_PER_ROUND,
     CatchyState,
@@ -257,6 +258,19 @@ def test_course_is_revealed_at_round_end() -> None:
     assert state.last_round is not None and state.last_round["course"] == course
     end = next(e for e in events if e.kind == "round_end")
     assert end.seats is None and end.data["course"] == course
+
+
+def test_rule_the_next_round_is_dealt_by_the_hosts_timer_after_the_round_end() -> None:
+    state = at(ready(H0, H1), cat=-2)
+    state = GAME.apply(play(state, 0, "G2"), 1, {"type": "play", "card": "G1"}, 5.0)[0]
+    assert state.phase == "between" and GAME.deadline(state) == 5.0 + ROUND_PAUSE_S
+    assert GAME.legal_actions(state, 0) == GAME.legal_actions(state, 1) == []
+    assert GAME.view(state, 0)["turn"] is None
+    with pytest.raises(IllegalAction, match="next one is being dealt"):
+        GAME.apply(state, state.turn, {"type": "play", "card": "G1"}, 5.0)
+    dealt, events = GAME.tick(state, 5.0 + ROUND_PAUSE_S)
+    assert dealt.round == 2 and dealt.phase == "swap"
+    assert [event.kind for event in events] == ["round_start"]
 
 
 def test_new_round_is_set_up_afresh() -> None:

@@ -375,6 +375,8 @@ class CatchyTable(TableScreen[CatchyView]):
         phase = view["phase"]
         if phase == "over":
             return "Game over · r rules · q leaves"
+        if phase == "between":
+            return "The round is over: the next one is being dealt..."
         if seat is None:
             return f"Watching: {who(view, turn)} to play · q leaves"
         if turn != seat:
