@@ -621,6 +621,14 @@ class Host:
             connection.protocol.send_error(error.code, str(error), about=message)
         except IllegalAction as error:
             connection.protocol.send_error(error.code, str(error), about=message)
+        except Exception as error:  # a bug in a game or the host must cost one request only
+            self.log(f"bug: {message.TYPE} from {connection.name} failed: {error!r}")
+            connection.protocol.send_error(
+                "internal_error",
+                f"The host failed on this {message.TYPE!r} ({type(error).__name__}); "
+                "it is a bug, and the request changed nothing",
+                about=message,
+            )
 
     def _hello(self, connection: Connection, message: Hello) -> None:
         connection.name = message.name

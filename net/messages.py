@@ -600,6 +600,9 @@ ERRORS: dict[str, ErrorCode] = {
         ErrorCode("handshake_timeout", True, "No valid 'hello' came in time after connecting."),
         ErrorCode("idle_timeout", True, "Nothing came for too long and pings went unanswered."),
         ErrorCode("seat_taken_over", False, "Your seat's token was presented by a new connection."),
+        ErrorCode(
+            "internal_error", False, "The host failed on the request (a bug); nothing changed."
+        ),
         ErrorCode("table_closed", False, "The table you were at was closed (over, or abandoned)."),
     )
 }

@@ -103,13 +103,6 @@ class CrashingGame(ToyGame):
         raise IndexError("list index out of range")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ConnectionError,
-    reason="net/host.py _dispatch catches only TableError and IllegalAction: any other "
-    "exception from a game's new_game (via tables.create) leaves _serve's read loop and the "
-    "connection is closed without a reply",
-)
 async def test_a_game_crashing_on_setup_costs_an_error_not_the_connection() -> None:
     registry.register(CrashingGame())
     try:
@@ -118,6 +111,7 @@ async def test_a_game_crashing_on_setup_costs_an_error_not_the_connection() -> N
             client.send(CreateTable(game="crashing", ref=1))
             reply = await client.next()
             assert reply["type"] == "error" and reply["ref"] == 1
+            assert reply["code"] == "internal_error" and "IndexError" in reply["message"]
             client.send(ListTables(ref=2))
             assert (await client.expect("tables"))["ref"] == 2
             await client.close()
