@@ -158,6 +158,35 @@ def measure_kiitos(quick: bool) -> dict[str, Any]:
     }
 
 
+KITTEN_COLUMNS = ["kitten_bot_p99_ms"]
+KITTEN_GOALS = "kitten goal: bot p99 <= 50 ms (its bot, 10 players, both decks)"
+KITTEN_OPTIONS = {"deck_set": "both"}
+
+
+def measure_kitten(quick: bool) -> dict[str, Any]:
+    """Kitten Me!'s bot decision time at its largest table (10 players, both decks).
+
+    Timed like Kiitos' bot: on every position of bot-against-bot games, one bot of its own.
+    """
+    game = registry.get("kitten")
+    bots = ["kitten"] * game.max_players
+    bot = make_bot(game, "kitten", SEED)
+    times: list[float] = []
+    for index in range(1 if quick else 5):
+        seed = game_seed(SEED, index)
+        playout = run_game(game, bots, seed, KITTEN_OPTIONS, record=True)
+        state = game.new_game(player_names(bots), seed, KITTEN_OPTIONS)
+        for seat, action, now in playout.entries:
+            assert seat is not None and action is not None  # turn-based: no ticks
+            view = game.view(state, seat)
+            started = time.perf_counter()
+            bot.choose(view)
+            times.append(time.perf_counter() - started)
+            state, _ = game.apply(state, seat, action, now)
+    times.sort()
+    return {"kitten_bot_p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))] * 1000}
+
+
 def measure(quick: bool) -> Report:
     """Every registered game, random against random; see the module docstring."""
     sizes = QUICK if quick else FULL
@@ -165,6 +194,9 @@ def measure(quick: bool) -> Report:
     kiitos = [row for row in rows if row["game"] == "kiitos"]
     for row in kiitos:
         row.update(measure_kiitos(quick))
+    kitten = [row for row in rows if row["game"] == "kitten"]
+    for row in kitten:
+        row.update(measure_kitten(quick))
     return Report(
         name="engine",
         columns=[
@@ -177,6 +209,7 @@ def measure(quick: bool) -> Report:
             "ref_ops_per_s",
             "actions_per_ref",
             *(KIITOS_COLUMNS if kiitos else []),
+            *(KITTEN_COLUMNS if kitten else []),
         ],
         rows=rows,
         notes=[
@@ -186,5 +219,6 @@ def measure(quick: bool) -> Report:
             "ref_ops_per_s: a fixed pure-Python workload timed in each run; "
             "actions_per_ref = actions_per_s / ref_ops_per_s compares machines",
             *([KIITOS_GOALS] if kiitos else []),
+            *([KITTEN_GOALS] if kitten else []),
         ],
     )
