@@ -617,6 +617,11 @@ class Game(ABC, Generic[S]):
     by measured reaction times instead of arrival order."""
     claim_types: ClassVar[frozenset[str]] = frozenset()
     """Real-time games: the action types that race for the open reveal."""
+    typed_claims: ClassVar[frozenset[str]] = frozenset()
+    """Claim types the player types (Katootsie's answers): their ``acted_ns`` is when
+    typing started, and the host takes *typing notices* for them (the stamps sent
+    ahead of the text, checked against the notice's arrival; ``Typed answers`` in
+    ``net/PROTOCOL.md``). A subset of :attr:`claim_types`; empty for key-press claims."""
     host_actions: ClassVar[frozenset[str]] = frozenset()
     """Action types only the host applies (how a tie was settled); a player's is refused."""
 

@@ -311,6 +311,7 @@ class Katootsie(Game[KatootsieState]):
     )
     realtime = True
     claim_types = frozenset({"answer", "katootsie"})
+    typed_claims = frozenset({"answer"})
     host_actions = frozenset({TIE_ACTION})
     ACTIONS: ClassVar[tuple[str, ...]] = ("answer", "katootsie", "vote", "first", TIE_ACTION)
 

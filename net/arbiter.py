@@ -212,6 +212,9 @@ class ClaimFigures:
     lag: LagFigures
     credited_ns: int
     """The reaction the claim is ranked by."""
+    noticed_ns: int | None = None
+    """Host clock, when a typing notice with the claim's stamps arrived (a typed answer):
+    ``since_reveal_ns`` is then measured to it, not to the answer's arrival."""
 
     @property
     def lag_credited_ns(self) -> int:
@@ -233,6 +236,7 @@ class ClaimFigures:
             "lag": self.lag.to_data(),
             "lag_credited_ns": self.lag_credited_ns,
             "credited_ns": self.credited_ns,
+            "noticed_ns": self.noticed_ns,
         }
 
 
@@ -385,8 +389,9 @@ class Decision:
 
 def _explain_claim(claim: ClaimFigures, names: Mapping[Seat, str] | None) -> str:
     who = _name(claim.seat, names)
+    what = "the claim" if claim.noticed_ns is None else "its typing notice"
     arrival = (
-        f"the claim arrived {format_ms(claim.since_reveal_ns)} after the reveal was sent, "
+        f"{what} arrived {format_ms(claim.since_reveal_ns)} after the reveal was sent, "
         f"and at most {format_ms(claim.lag.allowance_ns)} of that is put down to lag "
         f"and drawing ({claim.lag.describe()})"
     )
@@ -505,12 +510,60 @@ class Arbiter:
         action: Action,
         reaction_ns: int,
         arrived_ns: int,
+        noticed_ns: int | None = None,
     ) -> Accepted | Refused:
         """Take a claim that arrived at host time ``arrived_ns``, or refuse it with a reason.
 
         ``reaction_ns`` is what the client measured on its own clock, from the
-        reveal being drawn to the player acting.
+        reveal being drawn to the player acting. ``noticed_ns``: when a
+        typing notice with the same stamps arrived (a typed answer, see
+        ``Typed answers`` in ``net/PROTOCOL.md``); the stamps are then checked
+        and credited against it instead of the answer's own arrival, which
+        came only after the typing.
         """
+        current = self._open
+        checked = self._check(reveal_id, seat, reaction_ns, arrived_ns, noticed_ns, record=True)
+        if isinstance(checked, Refused):
+            return checked
+        assert current is not None
+        lag, since_reveal, credited = checked
+        figures = ClaimFigures(
+            seat=seat,
+            action=action,
+            reported_ns=reaction_ns,
+            arrived_ns=arrived_ns,
+            since_reveal_ns=since_reveal,
+            lag=lag,
+            credited_ns=credited,
+            noticed_ns=noticed_ns,
+        )
+        current.claims[seat] = figures
+        deadline = self.deadline_ns()
+        assert deadline is not None  # a claim is in
+        return Accepted(reveal_id=reveal_id, claim=figures, deadline_ns=deadline)
+
+    def notice(
+        self, reveal_id: int, seat: Seat, reaction_ns: int, arrived_ns: int
+    ) -> int | Refused:
+        """Check a typing notice as a claim would be checked: its credited reaction, or why not.
+
+        Nothing is recorded: a notice only announces the stamps of an answer
+        still being typed (the host keeps it, :mod:`net.realtime`).
+        """
+        checked = self._check(reveal_id, seat, reaction_ns, arrived_ns, None, record=False)
+        return checked if isinstance(checked, Refused) else checked[2]
+
+    def _check(
+        self,
+        reveal_id: int,
+        seat: Seat,
+        reaction_ns: int,
+        arrived_ns: int,
+        noticed_ns: int | None,
+        *,
+        record: bool,
+    ) -> Refused | tuple[LagFigures, int, int]:
+        """A claim's (or a notice's) refusal, or its lag, time since the reveal and credit."""
         current = self._open
 
         def refuse(reason: RefusalReason, message: str) -> Refused:
@@ -523,7 +576,7 @@ class Arbiter:
                 arrived_ns=arrived_ns,
                 decision=self._last_decision if reason is RefusalReason.TOO_LATE else None,
             )
-            if current is not None and current.reveal_id == reveal_id:
+            if record and current is not None and current.reveal_id == reveal_id:
                 current.refused.append(refusal)
             return refusal
 
@@ -539,10 +592,12 @@ class Arbiter:
                 RefusalReason.NOT_CURRENT,
                 f"Reveal #{reveal_id} is not in play ({now_open}).",
             )
-        if arrived_ns < current.sent_at_ns:
+        bound = arrived_ns if noticed_ns is None else noticed_ns
+        if bound < current.sent_at_ns or bound > arrived_ns:
             raise ArbiterUsageError(
-                f"a claim for reveal #{reveal_id} arrived at {arrived_ns} ns, before the "
-                f"reveal was sent at {current.sent_at_ns} ns"
+                f"a claim for reveal #{reveal_id} arrived at {arrived_ns} ns (noticed at "
+                f"{bound} ns), before the reveal was sent at {current.sent_at_ns} ns "
+                "or before its notice"
             )
         lag = current.lags.get(seat)
         if lag is None:
@@ -566,7 +621,7 @@ class Arbiter:
                 f"A reaction of {format_ms(reaction_ns)} is faster than a person can react "
                 f"(the limit is {format_ms(self.min_reaction_ns)}): too early.",
             )
-        since_reveal = arrived_ns - current.sent_at_ns
+        since_reveal = bound - current.sent_at_ns
         slack = REACTION_SLACK_NS + since_reveal * CLOCK_RATE_TOLERANCE_PPM // 1_000_000
         if reaction_ns > since_reveal + slack:
             return refuse(
@@ -574,20 +629,14 @@ class Arbiter:
                 f"A reaction of {format_ms(reaction_ns)} is longer than the "
                 f"{format_ms(since_reveal)} since reveal #{reveal_id} was sent.",
             )
-        credited = max(reaction_ns, since_reveal - lag.allowance_ns)
-        figures = ClaimFigures(
-            seat=seat,
-            action=action,
-            reported_ns=reaction_ns,
-            arrived_ns=arrived_ns,
-            since_reveal_ns=since_reveal,
-            lag=lag,
-            credited_ns=credited,
-        )
-        current.claims[seat] = figures
-        deadline = self.deadline_ns()
-        assert deadline is not None  # a claim is in
-        return Accepted(reveal_id=reveal_id, claim=figures, deadline_ns=deadline)
+        return lag, since_reveal, max(reaction_ns, since_reveal - lag.allowance_ns)
+
+    def best_credited_ns(self) -> int | None:
+        """The best credited reaction among the open reveal's claims (``None``: no claim)."""
+        current = self._open
+        if current is None or not current.claims:
+            return None
+        return min(claim.credited_ns for claim in current.claims.values())
 
     def deadline_ns(self) -> int | None:
         """When the open reveal can be decided (host clock), or ``None`` before any claim.

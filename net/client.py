@@ -41,6 +41,7 @@ from net.messages import (
     Pong,
     Role,
     Tables,
+    Typing,
     Welcome,
 )
 from net.protocol import ClientProtocol, MessageReceived, ProtocolError
@@ -244,6 +245,15 @@ class Client:
         self._send(
             Act(table=table, action=action, reveal=reveal, drawn_ns=drawn_ns, acted_ns=acted_ns)
         )
+
+    async def typing(self, table: str, *, reveal: int, drawn_ns: int, acted_ns: int) -> None:
+        """Send a typing notice: the stamps of an answer whose typing just started.
+
+        Optional (games with typed claims, Katootsie's answers): the answer sent
+        later with the same stamps is then credited against this arrival, not
+        its own. No reply; a refusal arrives as an ``error`` on :attr:`incoming`.
+        """
+        self._send(Typing(table=table, reveal=reveal, drawn_ns=drawn_ns, acted_ns=acted_ns))
 
     async def _request(self, message: Message, reply_type: type[M]) -> M:
         ref = getattr(message, "ref", None)  # every request type has one

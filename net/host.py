@@ -56,6 +56,7 @@ from net.messages import (
     Ping,
     Pong,
     Tables,
+    Typing,
     Welcome,
 )
 from net.protocol import HostProtocol, MessageReceived, ProtocolError
@@ -617,6 +618,8 @@ class Host:
                 self._leave(connection, message)
             elif isinstance(message, Act):
                 self._act(connection, message)
+            elif isinstance(message, Typing):
+                self._typing(connection, message)
         except TableError as error:
             connection.protocol.send_error(error.code, str(error), about=message)
         except IllegalAction as error:
@@ -768,10 +771,23 @@ class Host:
             if message.reveal is None or message.drawn_ns is None or message.acted_ns is None:
                 raise TableError("claim_refused", STAMPS_NEEDED)
             reaction = message.acted_ns - message.drawn_ns
-            runner.claim(seat, message.action, message.reveal, reaction, connection.read_ns)
+            stamps = (message.drawn_ns, message.acted_ns)
+            runner.claim(seat, message.action, message.reveal, reaction, connection.read_ns, stamps)
             return
         # Not a claim (a turn, a Black Cat call): applied as it arrives; stamps are ignored.
         runner.act(seat, message.action)
+
+    def _typing(self, connection: Connection, message: Typing) -> None:
+        """A typing notice: the stamps of an answer being typed (no reply when taken)."""
+        runner = self._runner_for(message.table)
+        seat = runner.seat_of(connection) if connection.runner is runner else None
+        if seat is None:
+            raise TableError("not_at_table", f"You do not hold a seat at table {message.table}")
+        if runner.counting_down():
+            raise TableError("not_started", "The game has not begun; wait for the countdown")
+        runner.typing_notice(
+            seat, message.reveal, message.drawn_ns, message.acted_ns, connection.read_ns
+        )
 
     def _queue_ping(self, connection: Connection, due_ns: int) -> None:
         heapq.heappush(self._ping_queue, (due_ns, next(self._ping_order), connection))

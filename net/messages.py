@@ -313,6 +313,23 @@ class Act(Message):
             raise ValueError("give 'reveal', 'drawn_ns' and 'acted_ns' together or not at all")
 
 
+@message("typing", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Typing(Message):
+    """A typing notice: the player started typing an answer to ``reveal`` (optional).
+
+    The stamps the answer will carry, sent ahead of its text, so the host can
+    check them against this arrival rather than the answer's, which comes only
+    after the typing (``Typed answers`` in ``PROTOCOL.md``). No reply.
+    """
+
+    table: TableId
+    reveal: Stamp
+    drawn_ns: Stamp
+    acted_ns: Stamp
+    ref: Ref | None = None
+
+
 # --------------------------------------------------------------------------- both ways
 
 

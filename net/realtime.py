@@ -57,6 +57,7 @@ from net.arbiter import (
     format_ms,
 )
 from net.messages import MAX_ERROR_TEXT
+from net.typed import TypingWatch
 
 MAX_BOT_REACTION_S = 60.0
 """A bot reaction above this is a bot bug; the default is used instead."""
@@ -132,6 +133,19 @@ class Sync(enum.Enum):
     UNCHANGED = "unchanged"
     CLOSED = "closed"
     """No reveal is open now (the game is over, or nobody can claim)."""
+
+
+NO_TYPED_CLAIMS = "This game takes no typing notices (only typed answers have them)."
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A seat's typing notice for the open reveal: the stamps of an answer being typed."""
+
+    drawn_ns: int
+    acted_ns: int
+    arrived_ns: int
+    """Host clock, when the notice arrived."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,11 +271,20 @@ def rule(decision: Decision, names: Mapping[Seat, str], settle: TieSettler | Non
 class Referee:
     """The real-time side of one table: the open reveal, its claims, its rulings."""
 
-    def __init__(self, arbiter: Arbiter | None = None) -> None:
+    def __init__(
+        self, arbiter: Arbiter | None = None, typed_claims: frozenset[str] = frozenset()
+    ) -> None:
         self.arbiter = arbiter or Arbiter()
+        self.typed_claims = typed_claims
+        """The game's claim types stamped where typing started (:attr:`Game.typed_claims`):
+        only they are checked against a typing notice, and only such games take notices."""
         self.sent_at_ns: int | None = None
         """When the open reveal was first sent (host clock)."""
         self.last_ruling: Ruling | None = None
+        self.notices: dict[Seat, Notice] = {}
+        """Typing notices for the open reveal, the newest of each seat."""
+        self.watch = TypingWatch(tie_ns=self.arbiter.tie_threshold_ns)
+        """Seats whose answer is still being typed and could win or tie."""
 
     @property
     def current_reveal(self) -> int | None:
@@ -290,29 +313,84 @@ class Referee:
             self.arbiter.open(reveal, sent_at, seats)
             return Sync.REOPENED
         self.arbiter.abandon()
+        self._forget_notices()
         self.arbiter.open(reveal, now_ns, seats)
         self.sent_at_ns = now_ns
         return Sync.OPENED
 
     def abandon(self) -> None:
         self.arbiter.abandon()
+        self._forget_notices()
         self.sent_at_ns = None
 
+    def _forget_notices(self) -> None:
+        self.notices.clear()
+        self.watch.typing.clear()
+
+    def notice(
+        self, seat: Seat, reveal: int, drawn_ns: int, acted_ns: int, arrived_ns: int
+    ) -> Refused | None:
+        """Take a typing notice (``None``), or refuse it as the arbiter would refuse its claim.
+
+        The answer that follows with the same stamps is credited against this
+        arrival; until it comes (at most :data:`net.typed.MAX_TYPING_NS`), a
+        decision that this seat could still win or tie waits for it. The
+        caller checks first that the game takes notices (:attr:`typed_claims`).
+        """
+        credited = self.arbiter.notice(reveal, seat, acted_ns - drawn_ns, arrived_ns)
+        if isinstance(credited, Refused):
+            return credited
+        self.notices[seat] = Notice(drawn_ns=drawn_ns, acted_ns=acted_ns, arrived_ns=arrived_ns)
+        self.watch.notice(seat, credited, arrived_ns)
+        return None
+
     def claim(
-        self, seat: Seat, action: Action, reveal: int, reaction_ns: int, arrived_ns: int
+        self,
+        seat: Seat,
+        action: Action,
+        reveal: int,
+        reaction_ns: int,
+        arrived_ns: int,
+        stamps: tuple[int, int] | None = None,
     ) -> Accepted | Refused:
-        return self.arbiter.claim(reveal, seat, action, reaction_ns, arrived_ns)
+        """Pass a claim to the arbiter; ``stamps`` (``drawn_ns``, ``acted_ns``) find its notice.
+
+        A typed claim (:attr:`typed_claims`) whose stamps equal the seat's
+        typing notice for the open reveal is checked and credited against the
+        notice's arrival; any other is credited against its own arrival.
+        """
+        noticed = None
+        if reveal == self.current_reveal:
+            self.watch.done(seat)
+            notice = self.notices.get(seat)
+            if (
+                notice is not None
+                and stamps == (notice.drawn_ns, notice.acted_ns)
+                and action.get("type") in self.typed_claims
+            ):
+                noticed = notice.arrived_ns
+        return self.arbiter.claim(reveal, seat, action, reaction_ns, arrived_ns, noticed)
 
     def deadline_ns(self) -> int | None:
-        return self.arbiter.deadline_ns()
+        """The arbiter's deadline, held while a seat that could win or tie is still typing."""
+        deadline = self.arbiter.deadline_ns()
+        best = self.arbiter.best_credited_ns()
+        if deadline is None or best is None:
+            return deadline
+        hold = self.watch.hold_until_ns(best)
+        return deadline if hold is None else max(deadline, hold)
 
     def decide(
         self, now_ns: int, names: Mapping[Seat, str], settle: TieSettler | None = None
     ) -> Ruling | None:
         """The ruling once the deadline has passed (``None`` before); closes the reveal."""
+        deadline = self.deadline_ns()
+        if deadline is None or now_ns < deadline:
+            return None
         decision = self.arbiter.decide(now_ns)
         if decision is None:
             return None
+        self._forget_notices()
         self.sent_at_ns = None
         self.last_ruling = rule(decision, names, settle)
         return self.last_ruling

@@ -32,6 +32,7 @@ from engine.core import Event, IllegalAction, visible_events
 from net.arbiter import NO_LAG, Arbiter, LagSource, Refused
 from net.messages import Message, Presence, View
 from net.realtime import (
+    NO_TYPED_CLAIMS,
     UNMEASURED,
     Referee,
     Sync,
@@ -117,7 +118,7 @@ class TableRunner:
         self.bot_delay_s = bot_delay_s
         self.bot_reaction_scale = bot_reaction_scale
         """Real-time tables: bots' reaction times are multiplied by this (tests, demos)."""
-        self.referee = Referee(arbiter or table_arbiter(table))
+        self.referee = Referee(arbiter or table_arbiter(table), table.game.typed_claims)
         self.log = log
         self.on_change = on_change
         self.attached: list[Attachment] = []
@@ -398,8 +399,11 @@ class TableRunner:
         reveal: int,
         reaction_ns: int,
         arrived_ns: int,
+        stamps: tuple[int, int] | None = None,
     ) -> None:
         """Take a seat's claim on ``reveal``; the ruling comes at the arbiter's deadline.
+
+        ``stamps`` (``drawn_ns``, ``acted_ns``) match a typed answer to its typing notice.
 
         Raises :class:`TableError` (``claim_refused``, or ``not_started``) and,
         for an action the rules refuse, :class:`IllegalAction`: a claim the
@@ -412,10 +416,27 @@ class TableRunner:
             raise TableError("claim_refused", problem)
         if reveal == self.referee.current_reveal:
             self.table.game.apply(self.table.state, seat, dict(action), self.now())
-        result = self.referee.claim(seat, dict(action), reveal, reaction_ns, arrived_ns)
+        result = self.referee.claim(seat, dict(action), reveal, reaction_ns, arrived_ns, stamps)
         if isinstance(result, Refused):
             raise TableError("claim_refused", self.referee.refusal_text(result, self.names()))
         self._arm_decision()
+
+    def typing_notice(
+        self, seat: int, reveal: int, drawn_ns: int, acted_ns: int, arrived_ns: int
+    ) -> None:
+        """Take a seat's typing notice (Katootsie's answers); raises :class:`TableError`.
+
+        The answer that follows with these stamps is credited against this
+        arrival, and a decision it could still win or tie waits for it (bounded).
+        """
+        if self.table.state is None:
+            raise TableError("not_started", f"Table {self.table.id} is waiting for players")
+        if not self.referee.typed_claims:
+            raise TableError("invalid_action", NO_TYPED_CLAIMS)
+        refused = self.referee.notice(seat, reveal, drawn_ns, acted_ns, arrived_ns)
+        if refused is not None:
+            raise TableError("claim_refused", self.referee.refusal_text(refused, self.names()))
+        self._arm_decision()  # a decision this typist could still win now waits for the answer
 
     def _claim_seats(self) -> dict[int, LagSource]:
         """Who may claim now: bots with no lag, attached players with their connection's."""
