@@ -294,7 +294,7 @@ async def test_flip_choose_and_forfeit_by_keys() -> None:
         await ready(app)
         assert "Flip a rule card" in prompt(app)
         flips = text_of(app.table.query_one("#checks"))
-        assert flips == "1 Min. length 4 → Minimum length 5 · 3 Kiitos → Super-Kiitos"
+        assert flips == "1 min. length 4 → 5 · 3 Kiitos → Super-Kiitos"
         assert "(lock)" in text_of(app.table.query_one("#rules"))
         await pilot.press("2")
         assert app.actions == []

@@ -68,6 +68,9 @@ RULE_SHORT = {
     "Minimum length 4": "Min. length 4",
     "Minimum length 5": "Min. length 5",
 }
+"""Rule card sides shortened for the rule cards line."""
+FLIP_HEAD = {"length": "min. length", "positive": "positive pile"}
+"""The rule cards whose flip reads as a number changing (``min. length 4 → 5``)."""
 
 RULES = """
 Help finish your opponents' words and they help finish yours. Each player
@@ -680,8 +683,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             )
             self.news = Text(self.challenge_words(data, award), style=self.look("news"))
         elif kind == "kiitos" and isinstance(data.get("seat"), int):
-            sayer = capital(who(int(data["seat"]), names, me))
-            takes = "take" if sayer == "You" else "takes"
+            sayer = who(int(data["seat"]), names, me)
+            takes = "take" if sayer == "you" else "takes"
             word = str(data.get("word", "")).upper()
             self.news = Text(f"Kiitos! {word} is complete: {sayer} {takes} {data.get('count')}.")
         elif kind == "round_end" and not self._ending:  # the results say it all
@@ -695,8 +698,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         challenger = capital(who(int(data["seat"]), names, me))
         verdict = "a word" if data.get("valid") else "not a word"
         loser = data.get("loser")
-        taker = capital(who(loser if isinstance(loser, int) else None, names, me))
-        takes = "take" if taker == "You" else "takes"
+        taker = who(loser if isinstance(loser, int) else None, names, me)
+        takes = "take" if taker == "you" else "takes"
         text = f"{challenger} challenged {str(data.get('word', '')).upper()}: {verdict};"
         text += f" {taker} {takes} the -1."
         if award.contested:
@@ -798,8 +801,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
                 if out:
                     out.append(" · ")
                 out.append(f"{index + 1} ", style=look("key"))
-                after = RULE_TEXT[card["card"]][not card["alternate"]]
-                out.append(f"{RULE_SHORT.get(card['text'], card['text'])} → {after}")
+                now, after = (RULE_SHORT.get(text, text) for text in flip_texts(card))
+                out.append(f"{now} → {after}")
         elif self.legal("choose"):
             for seat, name in enumerate(view["players"]):
                 if out:
@@ -928,6 +931,16 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             lines += ["", *contests]
         lines += ["", "Escape: back to the table."]
         return lines
+
+
+def flip_texts(card: Mapping[str, Any]) -> tuple[str, str]:
+    """A rule card's side now and the side a flip shows, short: ``min. length 4``, ``5``."""
+    sides = RULE_TEXT[str(card["card"])]
+    now, after = sides[bool(card["alternate"])], sides[not card["alternate"]]
+    head = FLIP_HEAD.get(str(card["card"]))
+    if head:
+        return f"{head} {now.split()[-1]}", after.split()[-1]
+    return now, after
 
 
 def own_turn_view(view: KiitosView) -> bool:
