@@ -25,7 +25,15 @@ Actions:
 ``{"type": "take", "pile": 0 | 1, "reveal": <current reveal id>}``
     Put the top card on your first (0) or second (1) kitty pile.
 ``{"type": "call"}``
-    "Black cat, black cat...": ends the game at once.
+    "Black cat, black cat...": ends the game at once. Only once the game has
+    stalled: the top card has lain untaken for :data:`STALL_SECONDS` (the
+    ``stall`` option; 0 allows a call at any time).
+
+The stall clock needs the host's time, which the engine only sees in
+``apply`` and ``tick``: the first card's moment is set by the first tick
+(due at once, :meth:`BlackCat.deadline`), each later card's by the take that
+turned it up, and a tick at the stall time marks the game stalled (an event
+says so), which puts the call in ``legal``.
 
 The view (for a seat, or ``None`` for a spectator) holds no hidden card: the
 rest of the deck is never shown, only how many cards it has. See
@@ -68,6 +76,10 @@ CALL_PHRASE = "Black cat, black cat, crossin' my path. Don't look back or you'll
 END_DECK = "deck"
 END_CALL = "call"
 
+STALL_SECONDS = 5
+"""Assumed (CLARIFICATIONS): how long the top card must lie untaken before the game has
+stalled and a call may end it. The ``stall`` table option; 0 allows a call at any time."""
+
 ASSUMPTIONS: tuple[str, ...] = (
     "Each Queen counts as 7 or 11, chosen per card at the end with one value for every"
     " pattern it is in; the game picks the values that give the highest score (7 when"
@@ -81,8 +93,10 @@ ASSUMPTIONS: tuple[str, ...] = (
     '"Same type" means the same rank; suits never matter except for the colour of Black Cats.',
     "One 52-card deck (two with Long Night on the Fence). A tie for the top score is a shared win.",
     "Kitty piles are public: every card in them was face up on the deck when taken.",
-    "Anyone may call at any time while cards remain, even when behind or before the first"
-    " card is taken; the rulebook only advises calling when ahead.",
+    f"The game has stalled once the top card has lain untaken for {STALL_SECONDS} seconds"
+    " (the stall option; 0 allows a call at any time); only then may anyone call, even when"
+    " behind: the rulebook only advises calling when ahead. Before that a call is refused"
+    " with the time left.",
     "Nobody may discard or bury the top card: when no one wants it, calling is the only way on.",
     "The game ends the moment the last card is taken.",
     "Lucky Tom: any Tomcat made of two fives is worth 5; all other Tomcats stay at 3.",
@@ -90,6 +104,12 @@ ASSUMPTIONS: tuple[str, ...] = (
     " (so n tens in one pile score n x n).",
 )
 """Where the rulebook is silent and this engine chose; shown on the rules screen."""
+
+
+class TooEarlyToCall(IllegalAction):
+    """A call before the game has stalled (the top card has not lain untaken long enough)."""
+
+    code = "too_early"
 
 
 class StaleReveal(IllegalAction):
@@ -122,12 +142,24 @@ class BlackCatState(GameState):
     last: Take | None = None
     called_by: int | None = None
     ended: str | None = None
+    shown_at: float | None = None
+    """Host time the top card turned up (``None``: the first card, before the first tick)."""
+    stalled: bool = False
+    """The top card has lain untaken for the stall time: a call may end the game."""
 
     @property
     def top(self) -> str | None:
         """The face-up card everyone can grab, or ``None`` once the deck is gone."""
         return self.deck[0] if self.deck else None
 
+
+STALL_OPTION = Option(
+    "stall",
+    STALL_SECONDS,
+    "Seconds the top card must lie untaken before anyone may call the end (0: any time).",
+    minimum=0,
+    maximum=600,
+)
 
 VARIANT_OPTIONS = (
     Option(
@@ -176,6 +208,8 @@ class BlackCatView(BaseView):
     called_by: Seat | None
     ended: str | None
     variants: dict[str, bool]
+    stall_s: int
+    stalled: bool
 
 
 class BlackCat(Game[BlackCatState]):
@@ -186,7 +220,7 @@ class BlackCat(Game[BlackCatState]):
     min_players = 2
     max_players = 4
     state_type = BlackCatState
-    option_specs: ClassVar[tuple[Option, ...]] = (DECK_OPTION, *VARIANT_OPTIONS)
+    option_specs: ClassVar[tuple[Option, ...]] = (DECK_OPTION, *VARIANT_OPTIONS, STALL_OPTION)
     assumptions = ASSUMPTIONS
     bots = (("blackcat", "engine.bots.blackcat:BlackCatBot"),)
     realtime = True
@@ -231,11 +265,58 @@ class BlackCat(Game[BlackCatState]):
     ) -> None:
         kind = action_type(action, ("take", "call"))
         if kind == "take":
-            self._take(state, seat, action, events)
+            self._take(state, seat, action, now, events)
         else:
+            self._check_stalled(state, now)
             self._call(state, seat, events)
 
-    def _take(self, state: BlackCatState, seat: Seat, action: Action, events: list[Event]) -> None:
+    def _check_stalled(self, state: BlackCatState, now: float) -> None:
+        """Refuse a call before the game has stalled, saying how long is left.
+
+        Stalled is the state's flag, set by the tick at the stall time (the host ticks
+        before it applies an action), so what is accepted is exactly what is legal.
+        """
+        stall = int(state.options["stall"])
+        if stall <= 0 or state.stalled:
+            return
+        if state.shown_at is None:
+            raise TooEarlyToCall(
+                f"Too early to call: the first card has just turned up; a call is allowed once "
+                f"a card has lain untaken for {stall} s"
+            )
+        waited = now - state.shown_at
+        top = card_label(state.top) if state.top else "the top card"
+        raise TooEarlyToCall(
+            f"Too early to call: {top} has lain untaken for {max(waited, 0):.0f} s; "
+            f"the game has stalled (and a call is allowed) after {stall} s"
+        )
+
+    def deadline(self, state: BlackCatState) -> float | None:
+        """The first card's moment (due at once), then when the top card counts as stalled."""
+        stall = int(state.options["stall"])
+        if state.ended is not None or stall <= 0 or state.stalled:
+            return None
+        if state.shown_at is None:
+            return 0.0
+        return state.shown_at + stall
+
+    def _tick(self, state: BlackCatState, now: float, events: list[Event]) -> None:
+        if state.shown_at is None:
+            state.shown_at = now
+        stall = int(state.options["stall"])
+        if not state.stalled and now >= state.shown_at + stall and state.top is not None:
+            state.stalled = True
+            state.record(
+                events,
+                "stall",
+                f"Nobody has taken {card_label(state.top)} for {stall} s: the game has stalled,"
+                " and anyone may call the end.",
+                reveal=state.reveal,
+            )
+
+    def _take(
+        self, state: BlackCatState, seat: Seat, action: Action, now: float, events: list[Event]
+    ) -> None:
         pile = action_field(action, "pile", int)
         if not 0 <= pile < PILES_PER_PLAYER:
             raise InvalidAction(f"There are two kitty piles, 0 and 1; there is no pile {pile}")
@@ -246,6 +327,7 @@ class BlackCat(Game[BlackCatState]):
         state.piles[seat][pile].append(card)
         state.last = Take(seat, pile, card, reveal)
         state.reveal += 1
+        state.shown_at, state.stalled = now, False
         score = self._pile_score(state, state.piles[seat][pile])
         state.record(
             events,
@@ -324,7 +406,9 @@ class BlackCat(Game[BlackCatState]):
             {"type": "take", "pile": pile, "reveal": state.reveal}
             for pile in range(PILES_PER_PLAYER)
         ]
-        return [*takes, {"type": "call"}]
+        if state.stalled or int(state.options["stall"]) <= 0:
+            return [*takes, {"type": "call"}]
+        return takes
 
     def outcome(self, state: BlackCatState) -> Outcome | None:
         if state.ended is None:
@@ -385,6 +469,8 @@ class BlackCat(Game[BlackCatState]):
             "called_by": state.called_by,
             "ended": state.ended,
             "variants": {spec.name: bool(state.options[spec.name]) for spec in VARIANT_OPTIONS},
+            "stall_s": int(state.options["stall"]),
+            "stalled": state.stalled or int(state.options["stall"]) <= 0,
         }
 
 

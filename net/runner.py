@@ -136,6 +136,8 @@ class TableRunner:
         """Loop time since which no person has been here (``None``: someone is)."""
         self._decide_handle: asyncio.TimerHandle | None = None
         self._bot_claims: dict[int, asyncio.TimerHandle | None] = {}
+        self._claims_version = -1
+        """The table version the bots' choices for the open reveal were made at."""
         """Real-time: the bots that already chose for the open reveal (``None``: they pass)."""
         self._sync_reveal()
 
@@ -313,7 +315,8 @@ class TableRunner:
         elif self.counting_down():
             # Real-time: the table is dealt but nobody may act yet; the screen counts down.
             left = self.starts_in()
-            view = {**view, "legal": [], "starts_in": None if left is None else round(left, 2)}
+            starts_in = None if left is None else round(left, 2)
+            view = {**view, "legal": [], "reveal": None, "starts_in": starts_in}
         outcome = self.table.outcome
         return View(
             table=self.table.id,
@@ -350,8 +353,22 @@ class TableRunner:
 
     def _fire_timers(self) -> None:
         self._tick_handle = None
+        before = self.table.state
         events = self.table.tick(self.now())
+        if not events and self._same_views(before, self.table.state):
+            self._schedule()  # a change nobody can see (Black Cat's stall clock): no broadcast
+            return
         self.broadcast(events)
+
+    def _same_views(self, before: Any, after: Any) -> bool:
+        """Whether every seat (and a spectator) sees the same in ``before`` and ``after``."""
+        if before is after:
+            return True
+        if before is None or after is None:
+            return False
+        game = self.table.game
+        seats: list[int | None] = [None, *range(len(self.table.seats))]
+        return all(game.view(before, seat) == game.view(after, seat) for seat in seats)
 
     def _bot(self, seat: int) -> Bot:
         bot = self._bots.get(seat)
@@ -454,6 +471,12 @@ class TableRunner:
         result = self.referee.sync(self.open_reveal(), now, self._claim_seats())
         if result in (Sync.OPENED, Sync.CLOSED):
             self._cancel_claims()
+        elif self._claims_version != self.table.version:
+            # The moment is the same but the table changed (Black Cat's stall): bots that
+            # passed look again; a bot already reacting keeps its claim.
+            for seat in [seat for seat, handle in self._bot_claims.items() if handle is None]:
+                del self._bot_claims[seat]
+        self._claims_version = self.table.version
         if self.referee.current_reveal is not None:
             self._schedule_bot_claims(self.referee.current_reveal)
 

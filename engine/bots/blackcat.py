@@ -9,7 +9,10 @@ instantly would win every grab). The delay has seeded jitter, and it is
 longer when the bot is only half-interested, so a player who really wants the
 card usually gets it first.
 
-How it chooses, from the view alone (it never sees the deck):
+How it chooses, from the view alone (it never sees the deck). A call is
+legal only once the game has stalled (the top card lay untaken for the
+table's stall time, :data:`engine.blackcat.STALL_SECONDS`), so the bot
+considers calling only then, and only while it leads:
 
 1. Ahead by :attr:`call_margin` or more: call the end.
 2. The top card scores in one of its piles: take it into the pile where it
@@ -94,6 +97,8 @@ class BlackCatBot:
         lead = scores[seat] - max(others)
         takes = [action for action in legal if action["type"] == "take"]
         call = next((action for action in legal if action["type"] == "call"), None)
+        if lead <= 0:
+            call = None  # the bot calls only when it believes it leads
 
         if call is not None and lead >= self.call_margin:
             return self._decide(call, CALL_FACTOR)

@@ -89,6 +89,7 @@ def random_playout(seed: int) -> tuple[BlackCatState, list[tuple[int, dict[str, 
         "long_night": seed % 7 == 0,
         "lucky_tom": seed % 2 == 0,
         "music_of_the_night": seed % 3 == 0,
+        "stall": 0,  # calls at random moments: the stall rule has its own tests
     }
     state = GAME.new_game(players, seed, options)
     _check_invariants(state, state.log)
@@ -144,6 +145,7 @@ def test_playouts_are_deterministic_and_replay_exactly() -> None:
             "long_night": seed % 7 == 0,
             "lucky_tom": seed % 2 == 0,
             "music_of_the_night": seed % 3 == 0,
+            "stall": 0,
         }
         state = GAME.new_game(players, seed, options)
         for seat, action in actions:

@@ -32,6 +32,9 @@ def deck_starting(*top: str, decks: int = 1) -> list[str]:
 
 
 def new(*top: str, players: list[str] | None = None, **options: Any) -> BlackCatState:
+    """A game from a chosen deck; calls are allowed at any time (``stall=0``) unless given:
+    the stall rule has its own tests (test_blackcat_stall.py)."""
+    options.setdefault("stall", 0)
     decks = 2 if options.get("long_night") else 1
     return GAME.new_game(
         players or PLAYERS, 7, {"deck": deck_starting(*top, decks=decks), **options}
@@ -118,7 +121,7 @@ def test_variant_options_are_booleans() -> None:
 
 def test_describe_lists_every_option() -> None:
     names = [option["name"] for option in GAME.describe()["options"]]
-    assert names == ["deck", "long_night", "lucky_tom", "music_of_the_night"]
+    assert names == ["deck", "long_night", "lucky_tom", "music_of_the_night", "stall"]
     assert GAME.describe()["min_players"] == 2
     assert GAME.describe()["max_players"] == 4
 
@@ -356,6 +359,8 @@ def test_view_shape() -> None:
         "called_by",
         "ended",
         "variants",
+        "stall_s",
+        "stalled",
         "legal",
         "log",
         "outcome",

@@ -330,7 +330,8 @@ async def test_a_tie_goes_to_the_first_arrival_and_both_hear_why(tmp_path: Path)
 
 async def test_stale_forged_and_unstamped_claims_are_refused(tmp_path: Path) -> None:
     async with running_host(tmp_path) as host:
-        table = host.create_table("blackcat").table.id
+        # stall=0: the end is called at once below (the stall rule: test_blackcat_stall.py).
+        table = host.create_table("blackcat", {"stall": 0}).table.id
         ann, bea, _ = await seated(host.port, table)
         runner = host.runners[table]
         old = await contest(host, table, (ann, 200), (bea, 120))

@@ -35,8 +35,11 @@ async def table_of(pilot: Pilot[Any]) -> BlackCatTable:
 
 
 async def next_card(pilot: Pilot[Any], table: BlackCatTable, after: int) -> BlackCatView:
-    """Wait until the host shows a top card newer than reveal ``after``."""
-    for _ in range(400):
+    """Wait until the host shows a top card newer than reveal ``after``.
+
+    The first card comes after the host's start countdown (3 s).
+    """
+    for _ in range(900):
         view = table.view
         assert view is not None
         if view["phase"] == "over" or (view["reveal"] or 0) > after:
@@ -50,7 +53,8 @@ def solo_app(tmp_path: Path, bot_reaction_scale: float = 1.0) -> ClowderApp:
     return ClowderApp(
         name="Ann",
         config_dir=tmp_path,
-        play=PlayRequest("blackcat", {}, bots=1),
+        # stall=0: the test calls the end at once (the stall rule: test_blackcat_stall.py).
+        play=PlayRequest("blackcat", {"stall": 0}, bots=1),
         host_bind="127.0.0.1",
         advertise=False,
         bot_reaction_scale=bot_reaction_scale,

@@ -11,6 +11,8 @@ which card into which pile.
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -246,6 +248,8 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         super().__init__(table_id=table_id, place=place)
         self.calling = False
         """After the first ``c``: the second one calls the end."""
+        self._view_at = time.monotonic()
+        """When the latest view arrived (the start countdown counts from it)."""
         self._look: Look | None = None
 
     def on_mount(self) -> None:
@@ -351,12 +355,42 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
             self.query_one(GameLog).show(self.history.lines)
 
     def stalled(self) -> bool:
-        """Whether the top card has sat there for :data:`STALL_S` with nobody taking it."""
+        """Whether the top card has sat there long enough that calling the end is allowed.
+
+        The host says so (``stalled``, after the table's ``stall_s``); a host without the
+        stall rule allows calls at once, and the hint comes after :data:`STALL_S`.
+        """
+        view = self.view
+        if view is not None and "stall_s" in view:
+            return bool(view.get("stalled")) or self.open_for_s() >= view["stall_s"]
         return self.open_for_s() >= STALL_S
+
+    def call_in_s(self) -> int | None:
+        """Whole seconds until a call is allowed (``None``: it is, or this host has no rule)."""
+        view = self.view
+        if view is None or "stall_s" not in view or self.stalled():
+            return None
+        return max(1, math.ceil(view["stall_s"] - self.open_for_s()))
+
+    def starts_in_s(self) -> int | None:
+        """Whole seconds of the host's start countdown left (``None``: the game is on)."""
+        view = self.view
+        if view is None or "starts_in" not in view:
+            return None
+        left = view.get("starts_in")
+        if not isinstance(left, int | float):
+            return 0
+        return max(1, math.ceil(left - (time.monotonic() - self._view_at)))
+
+    def watch_view(self, view: BlackCatView | None) -> None:
+        self._view_at = time.monotonic()
+        super().watch_view(view)
 
     def _check_stall(self) -> None:
         view = self.view
-        if view is None or view["phase"] != "play" or not self.stalled():
+        if view is None or view["phase"] != "play":
+            return
+        if not self.stalled() and self.call_in_s() is None and self.starts_in_s() is None:
             return
         prompt = self.query_one(PromptLine)
         text = self.prompt_text(view)
@@ -464,6 +498,17 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
             )
         if top is None:
             return "The deck is gone"
+        starts = self.starts_in_s()
+        if starts == 0:
+            return "Waiting for every player's screen; the game starts with a countdown"
+        if starts is not None:
+            return f"Get ready: the game starts in {starts} s (first card {card_label(top)})"
+        call_in = self.call_in_s()
+        if call_in is not None:
+            return (
+                f"Grab {card_label(top)}: 1 into pile 1, 2 into pile 2"
+                f" · calling the end allowed in {call_in} s"
+            )
         if self.stalled():
             return (
                 f"Nobody wants {card_label(top)}? Grab it (1 or 2), or c c calls the end"
