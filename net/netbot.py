@@ -59,6 +59,13 @@ async def play_seat(
         game = tables[table]["game"]
         rules = registry.get(game)
         brain = make_bot(game, bot or default_bot(game), seed)
+        taken = {str(seat.get("name")) for seat in tables[table].get("seats") or []}
+        free_name = free_name_for(name, taken)
+        if free_name != name:  # another bot of that name already sits there: say hello anew
+            await client.close()
+            name = free_name
+            client = Client(host, port, name)
+            await client.connect()
         joined = await client.join(table)
         log(f"{name} sits at seat {joined.seat} of {table} ({game})")
         last_version = -1
@@ -112,6 +119,21 @@ async def play_seat(
                 log(f"{name}: {error.message}")
     finally:
         await client.close()
+
+
+def free_name_for(name: str, taken: set[str]) -> str:
+    """``name``, or ``name 2``, ``name 3``... (``NetBot 1`` becomes ``NetBot 2``): the first
+    not ``taken`` at the table, so bots started from several machines all find a seat."""
+    if name not in taken:
+        return name
+    stem, _, number = name.rpartition(" ")
+    if not (stem and number.isdigit()):
+        stem, number = name, "1"
+    for next_number in range(int(number) + 1, int(number) + 100):
+        candidate = f"{stem} {next_number}"[:32]
+        if candidate not in taken:
+            return candidate
+    return name
 
 
 async def react(

@@ -17,6 +17,7 @@ from net.client import Client, ClientError
 from net.discovery import TableSummary
 from net.host import Host
 from net.messages import Act, Join, Leave
+from net.netbot import free_name_for, play_seat
 from tests import toy_game
 from tests.net.hosting import RawClient, running_host
 
@@ -30,6 +31,8 @@ def later(seconds: float) -> float:
 def finish(host: Host, table_id: str) -> None:
     runner = host.runners[table_id]
     table = runner.table
+    if table.outcome is not None:  # a bot already did
+        return
     seat = next(s for s in range(len(table.seats)) if table.game.legal_actions(table.state, s))
     runner.act(seat, table.game.legal_actions(table.state, seat)[0])
     assert table.outcome is not None
@@ -206,3 +209,24 @@ async def test_a_leave_without_for_now_frees_a_waiting_seat(tmp_path: Path) -> N
         with pytest.raises(ClientError):
             await ann.leave(table)
         await ann.close()
+
+
+async def test_network_bots_of_the_same_name_pick_free_names(tmp_path: Path) -> None:
+    async with running_host(tmp_path) as host:
+        runner = host.create_table("catchy", {"target": 1})
+        table = runner.table.id
+        first = asyncio.create_task(
+            play_seat("127.0.0.1", host.port, table, "NetBot 1", delay_s=0.0, log=lambda _: None)
+        )
+        while runner.table.free_seats == 2:
+            await asyncio.sleep(0.01)
+        second = play_seat("127.0.0.1", host.port, table, "NetBot 1", delay_s=0.0, seed=1)
+        outcomes = await asyncio.wait_for(asyncio.gather(first, second), 20)
+        assert outcomes[0] == outcomes[1]
+        assert sorted(seat.name or "" for seat in runner.table.seats) == ["NetBot 1", "NetBot 2"]
+
+
+def test_a_free_name_counts_on_from_the_given_one() -> None:
+    assert free_name_for("NetBot 1", {"NetBot 1", "Ann"}) == "NetBot 2"
+    assert free_name_for("NetBot", {"NetBot"}) == "NetBot 2"
+    assert free_name_for("Bea", {"Ann"}) == "Bea"
