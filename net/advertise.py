@@ -58,5 +58,6 @@ async def advertise_host(
         log(f"Not advertised on the LAN ({error}); players can still join by address")
         return None
     host.on_tables_changed = lambda: advertiser.update(tables=advertised_tables(host))
+    host.on_tables_changed()  # what changed while the name was being registered
     log(f"Advertised on the LAN as {advertiser.instance!r} ({', '.join(advertiser.addresses)})")
     return advertiser

@@ -76,6 +76,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="seconds a bot waits before it acts (default: %(default)s)",
     )
+    parser.add_argument(
+        "--results-for",
+        type=float,
+        default=120.0,
+        metavar="S",
+        help="seconds a finished table shows its results before it closes (0: never; "
+        "default: %(default)s)",
+    )
+    parser.add_argument(
+        "--abandon-after",
+        type=float,
+        default=600.0,
+        metavar="S",
+        help="close a table nobody has been at for this many seconds (0: never; "
+        "default: %(default)s)",
+    )
     add_bot_reaction(parser)
     add_ssh_flags(parser)
     add_limit_flags(parser)
@@ -159,6 +175,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port} is not a port number (0-65535)")
     if not math.isfinite(args.bot_delay) or args.bot_delay < 0:
         raise UsageError(f"--bot-delay is seconds, 0 or more, not {args.bot_delay:g}")
+    periods = (("--results-for", args.results_for), ("--abandon-after", args.abandon_after))
+    for flag, value in periods:
+        if not math.isfinite(value) or value < 0:
+            raise UsageError(f"{flag} is seconds, 0 or more, not {value:g}")
     args.limits = host_limits(args)
     args.bot_reaction_scale = reaction_scale(args.bot_reaction)
     try:
@@ -245,6 +265,8 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         limits=args.limits,
         allow_fixed_deck=args.allow_fixed_deck,
         freeze_gc=True,
+        results_for_s=args.results_for,
+        abandon_after_s=args.abandon_after,
     )
     await host.start()
     try:
