@@ -30,15 +30,19 @@ from net.messages import (
     Created,
     CreateTable,
     Error,
+    GetReplay,
     Hello,
     Join,
     Joined,
     Leave,
     Left,
+    ListReplays,
     ListTables,
     Message,
     Ping,
     Pong,
+    Replay,
+    Replays,
     Role,
     Tables,
     Typing,
@@ -205,6 +209,16 @@ class Client:
     async def list_tables(self) -> list[dict[str, Any]]:
         reply = await self._request(ListTables(ref=next(self._refs)), Tables)
         return reply.tables
+
+    async def list_replays(self) -> list[dict[str, Any]]:
+        """The finished games the host keeps (``net.replays.summary`` maps), newest first."""
+        reply = await self._request(ListReplays(ref=next(self._refs)), Replays)
+        return reply.replays
+
+    async def get_replay(self, table: str) -> dict[str, Any]:
+        """One finished game's record (``net.replays.GameRecord.to_data``)."""
+        reply = await self._request(GetReplay(table=table, ref=next(self._refs)), Replay)
+        return reply.replay
 
     async def create_table(
         self,

@@ -38,6 +38,7 @@ from typing import Any
 
 from engine import registry
 from engine.core import IllegalAction
+from net import replays
 from net.clock import PING_INTERVAL_NS, ClockEstimate
 from net.journal import StateDir, read_records
 from net.limits import IDLE_UNANSWERED_PINGS, MESSAGES_PER_TURN, HostLimits
@@ -46,15 +47,19 @@ from net.messages import (
     Act,
     Created,
     CreateTable,
+    GetReplay,
     Hello,
     Join,
     Joined,
     Leave,
     Left,
+    ListReplays,
     ListTables,
     Message,
     Ping,
     Pong,
+    Replay,
+    Replays,
     Tables,
     Typing,
     Welcome,
@@ -620,6 +625,8 @@ class Host:
                 self._act(connection, message)
             elif isinstance(message, Typing):
                 self._typing(connection, message)
+            elif isinstance(message, ListReplays | GetReplay):
+                self._replays(connection, message)
         except TableError as error:
             connection.protocol.send_error(error.code, str(error), about=message)
         except IllegalAction as error:
@@ -776,6 +783,19 @@ class Host:
             return
         # Not a claim (a turn, a Black Cat call): applied as it arrives; stamps are ignored.
         runner.act(seat, message.action)
+
+    def _replays(self, connection: Connection, message: ListReplays | GetReplay) -> None:
+        """Finished games only (``net.replays``): a game under way is refused, for secrecy."""
+        root = self.state.root if self.state is not None else None
+        over = [i for i, r in self.runners.items() if r.table.outcome is not None]
+        if isinstance(message, ListReplays):
+            connection.send(Replays(replays=replays.host_list(root, over), ref=message.ref))
+            return
+        try:
+            record = replays.host_get(root, message.table, self.runners)
+        except replays.ReplayError as error:
+            raise TableError(error.code, str(error)) from None
+        connection.send(Replay(replay=record.to_data(), ref=message.ref))
 
     def _typing(self, connection: Connection, message: Typing) -> None:
         """A typing notice: the stamps of an answer being typed (no reply when taken)."""

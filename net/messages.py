@@ -330,6 +330,23 @@ class Typing(Message):
     ref: Ref | None = None
 
 
+@message("list_replays", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListReplays(Message):
+    """Ask for the finished games this host keeps (answered by ``replays``)."""
+
+    ref: Ref | None = None
+
+
+@message("get_replay", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GetReplay(Message):
+    """Ask for one finished game's record (answered by ``replay``; a game not over is refused)."""
+
+    table: TableId
+    ref: Ref | None = None
+
+
 # --------------------------------------------------------------------------- both ways
 
 
@@ -429,6 +446,24 @@ class Presence(Message):
 
     table: TableId
     seats: list[dict[str, Any]]
+
+
+@message("replays", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Replays(Message):
+    """The finished games the host keeps, newest first (one summary map each)."""
+
+    replays: list[dict[str, Any]]
+    ref: Ref | None = None
+
+
+@message("replay", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Replay(Message):
+    """One finished game: seed, options, players, steps and notes (``net.replays``)."""
+
+    replay: dict[str, Any]
+    ref: Ref | None = None
 
 
 @message("error", Side.HOST)
@@ -621,6 +656,9 @@ ERRORS: dict[str, ErrorCode] = {
             "internal_error", False, "The host failed on the request (a bug); nothing changed."
         ),
         ErrorCode("table_closed", False, "The table you were at was closed (over, or abandoned)."),
+        ErrorCode("no_such_replay", False, "'get_replay' names no finished table the host keeps."),
+        ErrorCode("not_finished", False, "'get_replay' for a game not over: its hands are secret."),
+        ErrorCode("bad_replay", False, "'get_replay' for a journal that no longer replays."),
     )
 }
 """Every error code of the protocol; ``closes`` says whether the connection ends after it."""

@@ -387,6 +387,8 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
             elif kind == "tick":
                 now = _later(record["now"], now)
                 table.tick(now)
+            elif kind in ("chat", "ruling"):
+                pass  # said around the game (net.replays.NOTE_KINDS), not a change of it
             else:
                 raise CorruptJournal(
                     f"Record {number} of table {table.id} is of unknown kind {kind!r}"
