@@ -43,6 +43,7 @@ from net.clock import PING_INTERVAL_NS, ClockEstimate
 from net.journal import StateDir, read_records
 from net.limits import IDLE_UNANSWERED_PINGS, MESSAGES_PER_TURN, HostLimits
 from net.messages import (
+    ERRORS,
     PROTOCOL_VERSION,
     Act,
     Created,
@@ -103,6 +104,21 @@ SWEEP_S = 1.0
 
 MAX_WRITE_BUFFER = 4 * 1024 * 1024
 """A peer that lets this much pile up unread is dropped: one slow client cannot grow the host."""
+
+
+def protocol_code(error: IllegalAction) -> str:
+    """The protocol's code for a refused action: the game's own, else its nearest general one.
+
+    A game may refine a refusal (Kiitos' ``not_a_word``, Black Cat's
+    ``stale_reveal``); a code the protocol does not list is sent as the code of
+    the nearest class it does list (``illegal_action`` at the least), with the
+    game's own sentence.
+    """
+    for kind in type(error).__mro__:
+        code = getattr(kind, "code", None)
+        if code in ERRORS:
+            return str(code)
+    return IllegalAction.code
 
 
 class Connection:
@@ -630,7 +646,7 @@ class Host:
         except TableError as error:
             connection.protocol.send_error(error.code, str(error), about=message)
         except IllegalAction as error:
-            connection.protocol.send_error(error.code, str(error), about=message)
+            connection.protocol.send_error(protocol_code(error), str(error), about=message)
         except Exception as error:  # a bug in a game or the host must cost one request only
             self.log(f"bug: {message.TYPE} from {connection.name} failed: {error!r}")
             connection.protocol.send_error(

@@ -644,6 +644,10 @@ ERRORS: dict[str, ErrorCode] = {
         ErrorCode("not_your_turn", False, "The seat acted when it was not theirs to act."),
         ErrorCode("invalid_action", False, "The action map is malformed for this game."),
         ErrorCode("game_over", False, "The game has ended; no action is accepted."),
+        ErrorCode("stale_reveal", False, "A claim for a moment that has passed (or not come)."),
+        ErrorCode("too_early", False, "An action allowed only later (Black Cat's call)."),
+        ErrorCode("not_a_word", False, "A word the dictionary lacks, at a strict table."),
+        ErrorCode("locked_out", False, "Katootsie!: you are locked out of this letter."),
         ErrorCode("claim_refused", False, "A real-time claim's stamps are implausible or stale."),
         ErrorCode("host_shutdown", True, "The host is shutting down."),
         # Budgets and deadlines (net.limits; PROTOCOL.md, "Host budgets").

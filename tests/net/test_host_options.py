@@ -11,13 +11,17 @@ on working: it lists tables and creates a valid one.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
 
 from engine import registry
-from engine.core import Option, Rng
-from net.messages import CreateTable, ListTables
+from engine.blackcat import StaleReveal
+from engine.core import IllegalAction, NotYourTurn, Option, Rng
+from engine.kiitos import NotAWord
+from net.host import protocol_code
+from net.messages import ERRORS, CreateTable, ListTables
 from tests.net.hosting import RawClient, running_host
 from tests.toy_game import ToyGame, ToyState
 
@@ -117,3 +121,21 @@ async def test_a_game_crashing_on_setup_costs_an_error_not_the_connection() -> N
             await client.close()
     finally:
         registry.unregister("crashing")
+
+
+class UnlistedRefusal(IllegalAction):
+    code = "no_such_code_in_the_protocol"
+
+
+def test_a_games_own_refusal_code_reaches_the_client_or_its_general_one() -> None:
+    assert protocol_code(StaleReveal("Too late")) == "stale_reveal"
+    assert protocol_code(NotAWord("QQQQ is not a word")) == "not_a_word"
+    assert protocol_code(UnlistedRefusal("nope")) == "illegal_action"
+    assert protocol_code(NotYourTurn("It is Bea's turn")) == "not_your_turn"
+    codes = {
+        kind.code
+        for name in registry.names()
+        for kind in vars(importlib.import_module(type(registry.get(name)).__module__)).values()
+        if isinstance(kind, type) and issubclass(kind, IllegalAction)
+    }
+    assert codes <= set(ERRORS), f"game codes the protocol does not list: {codes - set(ERRORS)}"
