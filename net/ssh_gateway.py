@@ -120,8 +120,21 @@ def terminal_type(term: str | None) -> str:
 
 
 def client_command(address: str, port: int, name: str) -> list[str]:
-    """The Clowder client, joined to the host at ``address:port`` as ``name``."""
-    return [sys.executable, "-m", "tui", "join", f"{address}:{port}", f"--name={name}"]
+    """The Clowder client, joined to the host at ``address:port`` as ``name``.
+
+    ``--only-this-host``: the client runs on the host's machine for someone
+    else, so it creates tables on this host (not in a host of its own,
+    listening on the LAN) and reaches no other address.
+    """
+    return [
+        sys.executable,
+        "-m",
+        "tui",
+        "join",
+        f"{address}:{port}",
+        f"--name={name}",
+        "--only-this-host",
+    ]
 
 
 def client_environment(base: Mapping[str, str], folder: Path, term: str) -> dict[str, str]:

@@ -107,8 +107,12 @@ class ClowderApp(App[int]):
         bot_delay_s: float = BOT_DELAY_S,
         bot_reaction_scale: float = 1.0,
         state_dir: Path | None = None,
+        only_host: bool = False,
     ) -> None:
         super().__init__()
+        self.only_host = only_host and join is not None
+        """``clowder join --only-this-host`` (an SSH gateway's players): tables are created on
+        that host, and no other host is reached from this process."""
         self.config_dir = config_dir
         if state_dir is None and config_dir is not None:
             state_dir = config_dir / "state"  # a test's own folder: never the real one
@@ -480,6 +484,9 @@ class ClowderApp(App[int]):
 
     async def on_lobby_screen_create(self, message: LobbyScreen.Create) -> None:
         new: NewTable = message.new_table
+        if self.only_host and self.join_address is not None:
+            await self._create_on(self.join_address, new)
+            return
         try:
             embedded = await self._ensure_host(
                 self.host_bind or EVERYWHERE, advertise=self.advertise
@@ -492,7 +499,23 @@ class ClowderApp(App[int]):
             return
         await self._sit(embedded.endpoint, runner.table.id, new.game, "player", embedded.address)
 
+    async def _create_on(self, endpoint: tuple[str, int], new: NewTable) -> None:
+        """Create ``new`` on the host at ``endpoint`` (not in this process) and sit there."""
+        client = Client(endpoint[0], endpoint[1], self.player)
+        try:
+            await client.connect()
+            table = await client.create_table(new.game, new.options, new.seats, new.bots)
+        except ClientError as error:
+            self._say(f"Could not create the table: {error.message}")
+            return
+        finally:
+            await client.close()
+        await self._sit(endpoint, table, new.game, "player", f"{endpoint[0]}:{endpoint[1]}")
+
     def on_lobby_screen_add_host(self, message: LobbyScreen.AddHost) -> None:
+        if self.only_host:
+            self._say("This Clowder plays only at the host it was started for")
+            return
         key = f"addr:{message.address}:{message.port}"
         self._add_host(
             HostEntry(

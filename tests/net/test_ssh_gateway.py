@@ -186,6 +186,7 @@ def test_the_client_is_clowder_join_run_as_a_command_with_the_name() -> None:
         "join",
         "127.0.0.1:7707",
         "--name=-ann",
+        "--only-this-host",
     ]
 
 

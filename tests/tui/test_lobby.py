@@ -230,3 +230,32 @@ async def test_the_lobby_screen_sends_join_and_watch_for_the_highlighted_table()
             ("join", "yours", "t2", "player"),
             ("join", "yours", "t2", "spectator"),
         ]
+
+
+async def test_only_this_host_creates_tables_there_and_reaches_no_other(tmp_path: Path) -> None:
+    host = await started_host()
+    try:
+        app = ClowderApp(
+            name="Ann",
+            config_dir=tmp_path,
+            join=("127.0.0.1", host.port),
+            discovery=None,
+            advertise=False,
+            only_host=True,
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: app.screen is lobby, "the lobby")
+            dialog = await create_dialog(pilot, app)
+            dialog.query_one("#game", Select).value = "catchy"
+            await until(pilot, lambda: bool(dialog.query("#option-target")), "the options")
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the new table")
+            assert app.embedded is None  # no host of its own: the table is on the joined host
+            (runner,) = host.runners.values()
+            assert [seat.name for seat in runner.table.seats].count("Ann") == 1
+            app.post_message(LobbyScreen.AddHost("127.0.0.1", 1))
+            await pilot.pause(0.05)
+            assert not any(entry.port == 1 for entry in lobby.hosts)
+    finally:
+        await host.close()

@@ -14,6 +14,12 @@ PROG = "clowder join"
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", metavar="HOST[:PORT]", help=ADDRESS_HELP)
     add_name(parser)
+    parser.add_argument(
+        "--only-this-host",
+        action="store_true",
+        help="play only at this host: c creates tables there, a (another address) is off"
+        " (what an SSH gateway's players get)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -25,4 +31,4 @@ def run(args: argparse.Namespace) -> int:
     need_terminal(PROG)
     from tui.app import ClowderApp
 
-    return run_app(ClowderApp(name=name, join=address))
+    return run_app(ClowderApp(name=name, join=address, only_host=args.only_this_host))
