@@ -50,6 +50,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "host": ("tui.commands.host", "run a headless host that others join over the LAN"),
     "discover": ("tui.commands.discover", "list the hosts and tables found on the LAN"),
     "bot": ("tui.commands.bot", "send bots over the network to play at a host's table"),
+    "replay": (
+        "tui.commands.replay",
+        "list the finished games a host keeps, replay one step by step, or --export it",
+    ),
 }
 
 

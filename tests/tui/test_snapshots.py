@@ -93,3 +93,12 @@ def test_generic_table_snapshot_for_a_game_without_its_own_screen(snap_compare: 
         }
         app = TableHarness(view, presence=[], screen=screen_class("toy"))
         assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_replay_snapshot_kitten_every_hand_with_chat(snap_compare: Any) -> None:
+    from net.replays import Replayer, record_of
+    from tests.net.test_replays import journal_of
+    from tui.screens.replay import ReplayApp
+
+    app = ReplayApp(Replayer(record_of(journal_of("kitten"))), index=4)
+    assert snap_compare(app, terminal_size=SIZE)
