@@ -122,7 +122,9 @@ def record_of(records: Iterable[Mapping[str, Any]]) -> GameRecord:
             game.steps.append(Step(None, None, float(record["now"])))
         elif kind in NOTE_KINDS:
             note = {k: v for k, v in record.items() if k != "r"}
-            game.notes.append({"kind": kind, "after": len(game.steps), **note})
+            # A ruling is journaled just before the move it explains: shown with that move.
+            after = len(game.steps) + (1 if kind == "ruling" else 0)
+            game.notes.append({"kind": kind, "after": after, **note})
     return game
 
 

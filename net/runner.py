@@ -546,6 +546,9 @@ class TableRunner:
             self._arm_decision()
             return
         self.log(f"[{self.table.id}] {ruling.events[0].text.splitlines()[0]}")
+        # Kept for replays (net.replays: a note, not a change; restore steps over it).
+        told = [event.to_data() for event in ruling.events if event.visible_to(None)]
+        self.table.journal({"r": "ruling", "seat": ruling.seat, "events": told})
         try:
             self.act(ruling.seat, ruling.action, explained_by=ruling.events)
         except (IllegalAction, TableError) as error:

@@ -38,6 +38,7 @@ from net.framing import HOST_LIMITS, decode_body
 from net.host import Host
 from net.journal import read_records
 from net.messages import Act, Join, Pong
+from net.replays import NOTE_KINDS
 from tests.contract import leaks, where
 from tests.net.hosting import RawClient, running_host
 from tests.secrecy import mentions
@@ -237,8 +238,12 @@ def states_by_version(game: Game[Any], records: list[dict[str, Any]]) -> dict[in
     header, *changes = records
     states: dict[int, Any] = {}
     state = None
-    for version, record in enumerate(changes, start=1):
+    version = 0
+    for record in changes:
         kind = record["r"]
+        if kind in NOTE_KINDS:  # chat lines and rulings: said at the table, not changes
+            continue
+        version += 1
         if kind == "start":
             state = game.new_game(record["players"], header["seed"], header["options"])
         elif kind in ("act", "tick"):

@@ -133,3 +133,12 @@ async def test_a_host_lists_and_gives_finished_games_only(tmp_path: Path) -> Non
             await ann.get_replay("t99")
         assert missing.value.code == "no_such_replay"
         await ann.close()
+
+
+def test_a_ruling_is_shown_with_the_move_it_explains() -> None:
+    records = journal_of("blackcat")
+    figures = {"kind": "ruling", "text": "Ann was first by 40 ms", "data": {"margin_ns": 40}}
+    records.insert(6, {"r": "ruling", "seat": 0, "events": [figures]})
+    record = record_of(records)
+    ruling = next(note for note in record.notes if note["kind"] == "ruling")
+    assert ruling["after"] == 3 and ruling["events"][0]["data"]["margin_ns"] == 40
