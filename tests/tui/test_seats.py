@@ -184,3 +184,14 @@ async def test_an_unreachable_host_is_said_plainly_and_offers_no_table_there(
         status = str(lobby.query_one("#lobby-status").render())
         assert "Nothing is listening at 127.0.0.1:1" in status and "trying again" in status
         assert "Errno" not in status and "create" not in status
+
+
+def test_the_connection_line_tells_stepped_away_from_dropped() -> None:
+    from tui.widgets.connection import seat_text
+
+    base = {"name": "Bea", "bot": False, "human": True, "connected": False, "covered": False}
+    assert seat_text({**base, "stepped_away": True}, you=False).plain == "Bea stepped away"
+    assert seat_text(base, you=False).plain == "Bea dropped"
+    covered = {**base, "bot": True, "covered": True}
+    assert seat_text(covered, you=False).plain == "Bea dropped (bot covers)"
+    assert seat_text({"name": None}, you=False).plain == "(free seat)"

@@ -17,14 +17,19 @@ LOOKS = ("up", "down", "muted")
 
 
 def seat_text(seat: dict[str, Any], *, you: bool, look: Look = PLAIN) -> Text:
-    """``Ann 3ms`` / ``Tom bot`` / ``Bea away (bot covers)`` for one seat of ``Presence``."""
-    name = clean_text(str(seat.get("name") or "(free)"))
+    """``Ann 3ms`` / ``Tom bot`` / ``Bea dropped (bot covers)`` / ``Bea stepped away`` /
+    ``(free seat)`` for one seat of ``Presence``."""
+    if not seat.get("name"):
+        return Text("(free seat)", style=look("muted"))
+    name = clean_text(str(seat.get("name")))
     out = Text(name + ("*" if you else ""), style="bold" if you else "")
     if seat.get("bot") and not seat.get("human"):
         out.append(" bot", style=look("muted"))
     elif not seat.get("connected"):
+        # Left on purpose ("leave for now") or lost the connection: the others can tell.
+        gone = " stepped away" if seat.get("stepped_away") else " dropped"
         cover = " (bot covers)" if seat.get("covered") else ""
-        out.append(f" away{cover}", style=look("down"))
+        out.append(f"{gone}{cover}", style=look("down"))
     else:
         rtt = seat.get("rtt_ms")
         out.append(" ●", style=look("up"))
