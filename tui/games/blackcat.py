@@ -422,7 +422,8 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
             out.append("The deck is gone.")
         else:
             out.append(f"On top: {card_label(top)}", style="bold")
-            out.append(f"  (card #{view['reveal']})", style=look("muted"))
+            if view["reveal"] is not None:  # none during the start countdown
+                out.append(f"  (card #{view['reveal']})", style=look("muted"))
         out.append("\n")
         last = self.history.last
         headline = self.history.headline(last, view["players"], view["seat"])
