@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from net.messages import (
     PROTOCOL_VERSION,
     Act,
+    Chat,
     Created,
     CreateTable,
     Error,
@@ -209,6 +210,11 @@ class Client:
     async def list_tables(self) -> list[dict[str, Any]]:
         reply = await self._request(ListTables(ref=next(self._refs)), Tables)
         return reply.tables
+
+    async def chat(self, table: str, text: str) -> None:
+        """Say a line at ``table``; it comes back as a ``chat`` on :attr:`incoming` (or an
+        ``error``, ``chat_refused``, when empty or said too fast)."""
+        self._send(Chat(table=table, text=text))
 
     async def list_replays(self) -> list[dict[str, Any]]:
         """The finished games the host keeps (``net.replays.summary`` maps), newest first."""

@@ -38,7 +38,7 @@ from typing import Any
 
 from engine import registry
 from engine.core import IllegalAction
-from net import replays
+from net import chat, replays
 from net.clock import PING_INTERVAL_NS, ClockEstimate
 from net.journal import StateDir, read_records
 from net.limits import IDLE_UNANSWERED_PINGS, MESSAGES_PER_TURN, HostLimits
@@ -46,6 +46,7 @@ from net.messages import (
     ERRORS,
     PROTOCOL_VERSION,
     Act,
+    Chat,
     Created,
     CreateTable,
     GetReplay,
@@ -337,6 +338,7 @@ class Host:
                     default=0.0,
                 )
                 runner = self._runner(table, last_now)
+                runner.spectator_chat = chat.rule_of(records)
             except Exception as error:  # one table never stops the host
                 self._set_aside(path, error)
                 continue
@@ -439,6 +441,10 @@ class Host:
         """Create a table (used by clients' ``create_table`` and ``clowder host --table``)."""
         options = dict(options or {})
         takeover = options.pop("takeover", DEFAULT_TAKEOVER_S)
+        try:
+            spectator_chat = chat.check_option(options.pop(chat.SPECTATOR_CHAT_OPTION, "shown"))
+        except ValueError as error:
+            raise TableError("invalid_options", str(error)) from None
         if isinstance(takeover, str):  # the text form of a --table spec
             try:
                 takeover = float(takeover)
@@ -490,6 +496,9 @@ class Host:
             self._journals[table_id] = journal
         self._next_table += 1
         runner = self.runners[table_id] = self._runner(table)
+        if spectator_chat != "shown":
+            table.journal({"r": "chat_rule", chat.SPECTATOR_CHAT_OPTION: spectator_chat})
+            runner.spectator_chat = spectator_chat
         self.log(
             f"[{table_id}] new {table.game.title} table, {len(table.seats)} seats, {bots} bot(s)"
         )
@@ -641,6 +650,8 @@ class Host:
                 self._act(connection, message)
             elif isinstance(message, Typing):
                 self._typing(connection, message)
+            elif isinstance(message, Chat):
+                self._chat(connection, message)
             elif isinstance(message, ListReplays | GetReplay):
                 self._replays(connection, message)
         except TableError as error:
@@ -799,6 +810,16 @@ class Host:
             return
         # Not a claim (a turn, a Black Cat call): applied as it arrives; stamps are ignored.
         runner.act(seat, message.action)
+
+    def _chat(self, connection: Connection, message: Chat) -> None:
+        """A chat line (net.chat): not a game action, never seen by the engine."""
+        runner = self._runner_for(message.table)
+        if connection.runner is not runner:
+            raise TableError("not_at_table", f"You are not at table {message.table}")
+        try:
+            chat.say(runner, connection, message.text, time.monotonic())
+        except chat.ChatRefused as error:
+            raise TableError(error.code, str(error)) from None
 
     def _replays(self, connection: Connection, message: ListReplays | GetReplay) -> None:
         """Finished games only (``net.replays``): a game under way is refused, for secrecy."""

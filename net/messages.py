@@ -374,6 +374,19 @@ class Pong(Message):
     at: Annotated[int, Whole(INT64_MIN, INT64_MAX)] | None = None
 
 
+@message("chat", Side.CLIENT, Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chat(Message):
+    """A chat line at ``table``: from a client, what it says (``name``/``seat`` are ignored);
+    from the host, a line said there, with who said it (``seat`` nil: a spectator)."""
+
+    table: TableId
+    text: Annotated[str, Text(1, 200)]
+    name: Name | None = None
+    seat: Seat | None = None
+    ref: Ref | None = None
+
+
 # --------------------------------------------------------------------------- host -> client
 
 
@@ -660,6 +673,7 @@ ERRORS: dict[str, ErrorCode] = {
             "internal_error", False, "The host failed on the request (a bug); nothing changed."
         ),
         ErrorCode("table_closed", False, "The table you were at was closed (over, or abandoned)."),
+        ErrorCode("chat_refused", False, "A 'chat' line that is empty or said too fast."),
         ErrorCode("no_such_replay", False, "'get_replay' names no finished table the host keeps."),
         ErrorCode("not_finished", False, "'get_replay' for a game not over: its hands are secret."),
         ErrorCode("bad_replay", False, "'get_replay' for a journal that no longer replays."),

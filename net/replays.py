@@ -23,7 +23,7 @@ from engine import registry
 from engine.core import Event, Game, IllegalAction, InvalidOptions
 from net.journal import TABLE_ID, JournalError, read_records
 
-NOTE_KINDS = frozenset({"chat", "ruling"})
+NOTE_KINDS = frozenset({"chat", "ruling", "chat_rule"})
 """Journal records that are not changes of the game: restore and replay step over them."""
 
 MAX_LISTED = 200
@@ -120,7 +120,7 @@ def record_of(records: Iterable[Mapping[str, Any]]) -> GameRecord:
             game.steps.append(Step(record["seat"], dict(record["action"]), float(record["now"])))
         elif kind == "tick":
             game.steps.append(Step(None, None, float(record["now"])))
-        elif kind in NOTE_KINDS:
+        elif kind in ("chat", "ruling"):
             note = {k: v for k, v in record.items() if k != "r"}
             # A ruling is journaled just before the move it explains: shown with that move.
             after = len(game.steps) + (1 if kind == "ruling" else 0)

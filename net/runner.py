@@ -132,6 +132,9 @@ class TableRunner:
         self._announced_end = self.table.outcome is not None
         self.ended_at: float | None = self._loop.time() if self._announced_end else None
         """Loop time when the game was seen to end (the host closes the table a while later)."""
+        self.spectator_chat = "shown"
+        """The table's ``spectator_chat`` rule (net.chat): "hidden" keeps watchers' chat from
+        the players while the game is on."""
         self.unattended_since: float | None = self._loop.time()
         """Loop time since which no person has been here (``None``: someone is)."""
         self._decide_handle: asyncio.TimerHandle | None = None

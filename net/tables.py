@@ -387,7 +387,7 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
             elif kind == "tick":
                 now = _later(record["now"], now)
                 table.tick(now)
-            elif kind in ("chat", "ruling"):
+            elif kind in ("chat", "ruling", "chat_rule"):
                 pass  # said around the game (net.replays.NOTE_KINDS), not a change of it
             else:
                 raise CorruptJournal(
