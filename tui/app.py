@@ -15,7 +15,7 @@ import contextlib
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -35,6 +35,9 @@ from tui.screens.leave import LeaveDialog
 from tui.screens.lobby import HostEntry, LobbyScreen
 from tui.screens.table import TCSS_DIR, TableScreen
 from tui.seats import HeldSeat, SeatStore
+
+if TYPE_CHECKING:
+    from tui.games.katootsie import KatootsieTable
 
 RETURN_TIMEOUT_S = 5.0
 """How long the host may take to answer a seat token with ``joined`` (or ``bad_token``)."""
@@ -335,6 +338,17 @@ class ClowderApp(App[int]):
                 )
         except ClientError as error:
             seat.screen.refused(clean_text(error.message))
+
+    async def on_katootsie_table_typing(self, message: KatootsieTable.Typing) -> None:
+        """A typing run started on Katootsie's answer line: send the host a typing notice."""
+        seat = self.at_table
+        if seat is None:
+            return
+        stamps = message.stamps
+        with contextlib.suppress(ClientError):  # optional: the answer is judged on arrival
+            await seat.client.typing(
+                seat.table, reveal=stamps.reveal, drawn_ns=stamps.drawn_ns, acted_ns=stamps.acted_ns
+            )
 
     def _playing(self, seat: AtTable | None) -> bool:
         """Whether ``seat`` is a player's seat in a game that is on (leaving it needs asking)."""

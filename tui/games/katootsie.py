@@ -25,13 +25,14 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.widgets import Input, Static
 
 from engine.katootsie import CATEGORY_PAUSE_S, LETTER_PAUSE_S, SUDDEN_DEATH_WINS
 from net.tableclock import TableClock
-from net.typed import TypedAnswer
+from net.typed import TypedAnswer, free_prefix
 from tui.screens.realtime import RealtimeTable
-from tui.screens.table import TCSS_DIR
+from tui.screens.table import TCSS_DIR, ClaimStamps
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look, component_classes, read_look
 from tui.widgets.panel import Panel
@@ -175,10 +176,23 @@ class KatootsieTable(RealtimeTable[Any]):
         Binding("escape", "leave_line", "leave the line", show=False),
     ]
 
+    class Typing(Message):
+        """A typing run started: the app sends the host a typing notice with these stamps.
+
+        The answer sent later with the same stamps is credited against the
+        notice's arrival, not its own (``Typed answers`` in ``net/PROTOCOL.md``).
+        """
+
+        def __init__(self, stamps: ClaimStamps) -> None:
+            super().__init__()
+            self.stamps = stamps
+
     def __init__(self, *, table_id: str = "", place: str = "") -> None:
         super().__init__(table_id=table_id, place=place)
         self.clock = TableClock()
         self.typed = TypedAnswer()
+        self._noticed: ClaimStamps | None = None
+        """The last typing notice sent (a new one goes out when the run's start moves)."""
         self._letter_key: tuple[Any, ...] | None = None
         """(round, category, letter, tie-break stake) of the letter the line is open for."""
         self._seen: dict[str, Any] = {}
@@ -594,6 +608,35 @@ class KatootsieTable(RealtimeTable[Any]):
         now = time.monotonic_ns()
         at = key if key is not None and 0 <= now - key <= 2_000_000_000 else now
         self.typed.edit(event.value, at)
+        self._notice_typing(at)
+
+    def _answer_stamps(self, sent_ns: int) -> tuple[str, ClaimStamps] | None:
+        """The answer on the line and the stamps it goes with (``None``: nothing to send)."""
+        view = self.view
+        if view is None or view["phase"] == "waiting" or view["reveal"] is None:
+            return None
+        stamps = self.typed.stamps(sent_ns)
+        if stamps is None:
+            return None
+        reveal = view["reveal"]
+        drawn = self._drawn.get(reveal, stamps.acted_ns)
+        acted = max(stamps.acted_ns, drawn)
+        return stamps.text, ClaimStamps(reveal=reveal, drawn_ns=drawn, acted_ns=acted)
+
+    def _notice_typing(self, now_ns: int) -> None:
+        """Tell the host when the run of typing that will be the answer starts (or restarts)."""
+        view = self.view
+        if view is None or view["phase"] == "waiting" or not self.may_answer(view):
+            return
+        if self.pending_claim is not None:
+            return  # answered already
+        if free_prefix(self.typed.text, self.typed.letter, self.typed.articles):
+            return  # the letter (or an article) alone says nothing yet
+        answer = self._answer_stamps(now_ns)
+        if answer is None or answer[1] == self._noticed:
+            return
+        self._noticed = answer[1]
+        self.post_message(self.Typing(answer[1]))
 
     @on(Input.Submitted, "#answer")
     def _submitted(self, event: Input.Submitted) -> None:
@@ -607,9 +650,8 @@ class KatootsieTable(RealtimeTable[Any]):
         if stamps is None:
             self.refused("Type an answer first (it must fit the letter)")
             return
-        reveal = view["reveal"]
-        drawn = self._drawn.get(reveal) if reveal is not None else None
-        acted = stamps.acted_ns if drawn is None else max(stamps.acted_ns, drawn)
+        answer = self._answer_stamps(sent)
+        acted = stamps.acted_ns if answer is None else answer[1].acted_ns
         if self.claim({"type": "answer", "text": stamps.text}, acted_ns=acted):
             self.query_one(PromptLine).prompt(self.prompt_text(view))
 
