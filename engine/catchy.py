@@ -448,7 +448,8 @@ class Catchy(Game[CatchyState]):
             state.record(
                 events,
                 "game_end",
-                f"{names} {verb} {state.scores[0]}-{state.scores[1]}!",
+                # The winner's score first ("Bea wins 7-5!"); a tie reads the same either way.
+                f"{names} {verb} {'-'.join(str(s) for s in sorted(state.scores, reverse=True))}!",
                 scores=list(state.scores),
                 winners=list(state.winners),
             )

@@ -293,6 +293,15 @@ def test_game_ends_when_a_player_reaches_7_and_the_higher_score_wins() -> None:
     assert GAME.legal_actions(state, 0) == GAME.legal_actions(state, 1) == []
 
 
+def test_game_end_says_the_winners_score_first() -> None:
+    state = at(ready(H0, H1), cat=1, tricks=[{}] * 6, hands=[["R1"], ["R2"]], scores=[5, 5])
+    state = play(state, 0, "R1")
+    state, events = act(state, 1, type="play", card="R2")
+    assert state.scores == [5, 7]
+    end = [event.text for event in events if event.kind == "game_end"]
+    assert end == [f"{PLAYERS[1]} wins 7-5!"]
+
+
 def test_game_is_not_over_below_7() -> None:
     state = at(ready(H0, H1), cat=-2, scores=[3, 6])
     state = play(play(state, 0, "G2"), 1, "G1")
