@@ -416,5 +416,6 @@ def test_in_simulated_contests_the_faster_player_wins_far_more_than_by_arrival()
         assert row["fair_win_rate"] >= 0.98
     typed = {(row["contest"], row["margin_ms"]): row for row in report.rows}
     assert typed[("typed", 150)]["fair_win_rate"] >= 0.99
+    assert typed[("typed", 150)]["today_host_win_rate"] >= 0.99  # the host as wired
     trick, honest = typed[("letter-trick", "0-500")], typed[("letter-honest", "0-500")]
     assert trick["fair_win_rate"] <= honest["fair_win_rate"]

@@ -35,9 +35,15 @@ error) and the stamp is computed by the real :class:`net.typed.TypedAnswer`.
 Three rules rank the same contests: ``fair_win_rate`` is the typed-answer
 design (the run's start, checked by the real arbiter against the arrival of
 the typing notice, the host waiting for the answers of typists within the
-tie threshold); ``today_host_win_rate`` is the real arbiter fed the answer
-when it arrives (its lag check adds the typing time back);
-``arrival_order_win_rate`` is the first answer to arrive. ``typed-slow``
+tie threshold); ``today_host_win_rate`` is the host as wired: the real
+:class:`net.realtime.Referee` (what :mod:`net.runner` drives) fed each typing
+notice and each answer at its arrival, deciding at its deadline (held by its
+``TypingWatch``); ``no_notice_win_rate`` is the same host when the clients
+send no notices (each answer checked against its own arrival, which adds the
+typing time back); ``arrival_order_win_rate`` is the first answer to arrive.
+``too_late`` (typed rows): answers that reached the wired host after it had
+decided, the loser's (whose notice could no longer win or tie). Both host
+columns use the arbiter's default 5 ms tie threshold, like ``fair``. ``typed-slow``
 rows: both typists at 300-500 ms a key. ``letter-trick`` rows: the first
 player types the revealed letter 200-350 ms after it is drawn, then thinks
 and types the rest; the rates are that player's wins, next to the same
@@ -52,11 +58,13 @@ from __future__ import annotations
 
 import random
 import statistics
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from net.arbiter import Accepted, Arbiter, RefusalReason
+from net.arbiter import Accepted, Arbiter, LagSource, RefusalReason
 from net.clock import ClockEstimate
+from net.realtime import Referee
 from net.typed import TypedAnswer
 from tests.perf.report import Report
 
@@ -230,6 +238,9 @@ class Typed:
 
     seat: int
     reported_ns: int
+    drawn_ns: int
+    """The client's stamps (its own clock): the notice and the answer carry both."""
+    acted_ns: int
     notice_arrival: int
     answer_arrival: int
     true_ns: float
@@ -272,6 +283,8 @@ def type_answer(typist: Typist, seat: int, sent: int, rng: random.Random) -> Typ
     return Typed(
         seat=seat,
         reported_ns=stamps.acted_ns - drawn_client,
+        drawn_ns=drawn_client,
+        acted_ns=stamps.acted_ns,
         notice_arrival=round(acted_host + link.delay(link.up_ns, rng)),
         answer_arrival=round(enter + link.delay(link.up_ns, rng)),
         true_ns=typist.think_ns,
@@ -284,6 +297,7 @@ class TypedTally:
     fair: int = 0
     today: int = 0
     arrival: int = 0
+    no_notice: int = 0
     ties: int = 0
     within_tie: int = 0
     too_late: int = 0
@@ -297,8 +311,8 @@ class TypedTally:
 
 def typed_contest(
     reveal_id: int, typists: tuple[Typist, Typist], seed: int, tally: TypedTally
-) -> tuple[int | None, int | None, int]:
-    """One letter, two typed answers, ranked by the three rules: the winners' seats.
+) -> tuple[int | None, int | None, int, int | None]:
+    """One letter, two typed answers, ranked by the four rules: the winners' seats.
 
     Each seat's noise comes from its own generator (``seed``, the reveal and
     the seat), so one player typing differently changes nothing else.
@@ -338,27 +352,58 @@ def typed_contest(
     tally.within_tie += gap <= KATOOTSIE_TIE_MS * MS
     tally.ties += decision.tie
     fair = decision.winner
-    # Today's host: the real arbiter, fed each answer when it arrives.
-    today = Arbiter()
-    today.open(reveal_id, sent, lags)
-    ruled = None
-    for typed in sorted(answers, key=lambda typed: typed.answer_arrival):
-        due = today.deadline_ns()
-        if ruled is None and due is not None and due < typed.answer_arrival:
-            ruled = today.decide(due)
-        result = today.claim(reveal_id, typed.seat, ANSWER, typed.reported_ns, typed.answer_arrival)
-        if not isinstance(result, Accepted):
-            if result.reason is not RefusalReason.TOO_LATE:
-                raise AssertionError(f"today's arbiter refused an answer: {result.message}")
-            tally.too_late += 1
-    if ruled is None:
-        due = today.deadline_ns()
-        assert due is not None
-        ruled = today.decide(due)
-    assert ruled is not None
+    today, too_late = wired_host(reveal_id, sent, lags, answers, notices=True)
+    tally.too_late += too_late
+    no_notice, _ = wired_host(reveal_id, sent, lags, answers, notices=False)
     arrival = min(answers, key=lambda typed: typed.answer_arrival).seat
     tally.contests += 1
-    return fair, ruled.winner, arrival
+    return fair, today, arrival, no_notice
+
+
+def wired_host(
+    reveal_id: int,
+    sent: int,
+    lags: Mapping[int, LagSource],
+    answers: list[Typed],
+    *,
+    notices: bool,
+) -> tuple[int | None, int]:
+    """The host as wired (net.realtime.Referee, as net.runner drives it): winner, late answers.
+
+    Typing notices (if the clients send them) and answers reach it at their
+    arrival times; whenever the next one arrives after the referee's
+    deadline (held for typists by its TypingWatch), the decision comes first.
+    """
+    referee = Referee(Arbiter(), frozenset({"answer"}))
+    referee.sync(reveal_id, sent, lags)
+    names = {typed.seat: f"seat {typed.seat}" for typed in answers}
+    timeline = [(typed.answer_arrival, 1, typed) for typed in answers]
+    if notices:
+        timeline += [(typed.notice_arrival, 0, typed) for typed in answers]
+    ruling = None
+    too_late = 0
+    for at, kind, typed in sorted(timeline, key=lambda item: (item[0], item[1], item[2].seat)):
+        due = referee.deadline_ns()
+        if ruling is None and due is not None and due <= at:
+            ruling = referee.decide(due, names)
+        if ruling is not None:
+            too_late += kind
+            continue
+        if kind == 0:
+            refused = referee.notice(typed.seat, reveal_id, typed.drawn_ns, typed.acted_ns, at)
+            if refused is not None:
+                raise AssertionError(f"the host refused an honest notice: {refused.message}")
+            continue
+        stamps = (typed.drawn_ns, typed.acted_ns)
+        result = referee.claim(typed.seat, ANSWER, reveal_id, typed.reported_ns, at, stamps)
+        if not isinstance(result, Accepted):
+            raise AssertionError(f"the host refused an honest answer: {result.message}")
+    if ruling is None:
+        due = referee.deadline_ns()
+        assert due is not None
+        ruling = referee.decide(due, names)
+    assert ruling is not None
+    return ruling.decision.winner, too_late
 
 
 def typist(
@@ -379,15 +424,24 @@ def run_typed(
         base = rng.uniform(1.0, 4.0) * S
         for seat, player in enumerate(pair):
             player.think_ns = base + (0 if seat == fast else margin_ms * MS)
-        fair, today, arrival = typed_contest(reveal_id, pair, SEED + 5, tally)
+        fair, today, arrival, no_notice = typed_contest(reveal_id, pair, SEED + 5, tally)
         tally.fair += fair == fast
         tally.today += today == fast
         tally.arrival += arrival == fast
-    return typed_row(label, margin_ms, tally, tally.fair, tally.today, tally.arrival)
+        tally.no_notice += no_notice == fast
+    return typed_row(
+        label, margin_ms, tally, tally.fair, tally.today, tally.arrival, tally.no_notice
+    )
 
 
 def typed_row(
-    label: str, margin: int | str, tally: TypedTally, fair: int, today: int, arrival: int
+    label: str,
+    margin: int | str,
+    tally: TypedTally,
+    fair: int,
+    today: int,
+    arrival: int,
+    no_notice: int,
 ) -> dict[str, Any]:
     waits = sorted(tally.waits_ns)
     count = tally.contests
@@ -400,6 +454,7 @@ def typed_row(
         "within_tie_ms": tally.within_tie / count,
         "arrival_order_win_rate": arrival / count,
         "today_host_win_rate": today / count,
+        "no_notice_win_rate": no_notice / count,
         "too_late": tally.too_late,
         "mean_settle_ms": statistics.fmean(waits) / MS,
         "p99_settle_ms": waits[min(len(waits) - 1, round(0.99 * len(waits)))] / MS,
@@ -412,7 +467,7 @@ def run_trick(pool: list[Connection], contests: int) -> list[dict[str, Any]]:
     for trick in (True, False):
         rng = random.Random(SEED + 3)
         tally = TypedTally()
-        wins = [0, 0, 0]
+        wins = [0, 0, 0, 0]
         for reveal_id in range(contests):
             first, second = rng.sample(range(len(pool)), 2)
             pair = (typist(pool, first, (90, 300), rng), typist(pool, second, (90, 300), rng))
@@ -452,11 +507,14 @@ def measure_typed(pool: list[Connection], quick: bool) -> tuple[list[dict[str, A
     long, short = length_bias_ms(tally.errors)
     notes = [
         "typed: fair = typed-answer design (net.typed stamps, arbiter checks against the typing "
-        "notice); today_host = real arbiter fed each answer on arrival; arrival = first answer in",
+        "notice); today_host = the host as wired (net.realtime.Referee: notices, TypingWatch); "
+        "no_notice = the same host, clients sending no notices; arrival = first answer in",
         f"typed length bias (counted minus true thinking, typed design): long answers (12+) "
         f"{long:+.1f} ms, short (3-5) {short:+.1f} ms, difference {long - short:+.1f} ms",
-        "goal (typed): fair_win_rate >= 0.99 at a 150 ms margin; letter-trick no higher than "
-        "letter-honest",
+        "typed too_late: answers reaching the wired host after its decision (losers whose notice "
+        "could no longer win or tie)",
+        "goal (typed): fair_win_rate and today_host_win_rate >= 0.99 at a 150 ms margin; "
+        "letter-trick no higher than letter-honest",
     ]
     return rows, notes
 
@@ -482,6 +540,7 @@ def measure(quick: bool) -> Report:
             "within_tie_ms",
             "arrival_order_win_rate",
             "today_host_win_rate",
+            "no_notice_win_rate",
             "too_late",
             "mean_settle_ms",
             "p99_settle_ms",
