@@ -19,7 +19,10 @@ import pytest
 
 from engine import katootsie
 from engine import katootsie_answers as answers
+from net.arbiter import NO_LAG, Accepted, Arbiter, RefusalReason
 from net.messages import Act, Join, Pong, Typing
+from net.realtime import Referee
+from net.typed import MAX_TYPING_NS
 from tests.net.hosting import RawClient, running_host
 from tests.net.latency_proxy import Delay, LatencyProxy
 
@@ -237,3 +240,82 @@ async def test_forged_and_misplaced_notices_are_refused(tmp_path: Path) -> None:
         error = await cy.expect("error")
         assert error["code"] == "invalid_action" and "no typing notices" in error["message"]
         await cy.close()
+
+
+# --------------------------------------------------------------------------- the host's rules, pure
+
+
+def referee() -> Referee:
+    """A Katootsie-like referee: answers are typed claims; seats 0 and 1 with no lag."""
+    ref = Referee(Arbiter(), frozenset({"answer"}))
+    ref.sync(1, 0, {0: NO_LAG, 1: NO_LAG})
+    return ref
+
+
+ANSWER = {"type": "answer", "text": "Banana", "reveal": 1}
+
+
+def test_an_answer_with_its_notices_stamps_is_credited_against_the_notice() -> None:
+    ref = referee()
+    assert ref.notice(0, 1, drawn_ns=5_000, acted_ns=5_000 + 300 * MS, arrived_ns=310 * MS) is None
+    stamps = (5_000, 5_000 + 300 * MS)
+    accepted = ref.claim(0, ANSWER, 1, 300 * MS, 1_500 * MS, stamps)
+    assert isinstance(accepted, Accepted)
+    assert accepted.claim.noticed_ns == 310 * MS and accepted.claim.credited_ns == 300 * MS
+    assert "its typing notice arrived 310 ms after" in _explained(ref, 0)
+
+
+def _explained(ref: Referee, seat: int) -> str:
+    ref.claim(1 - seat, {"type": "answer", "text": "Bosc", "reveal": 1}, 1, 900 * MS, 2_000 * MS)
+    ruling = ref.decide(10_000 * MS, {0: "Ann", 1: "Bea"})
+    assert ruling is not None
+    return ruling.events[0].text
+
+
+def test_an_answer_with_other_stamps_or_a_key_press_is_judged_by_its_own_arrival() -> None:
+    ref = referee()
+    assert ref.notice(0, 1, drawn_ns=0, acted_ns=300 * MS, arrived_ns=310 * MS) is None
+    other = ref.claim(0, ANSWER, 1, 400 * MS, 1_500 * MS, (0, 400 * MS))  # typing restarted
+    assert isinstance(other, Accepted)
+    assert other.claim.noticed_ns is None
+    assert other.claim.credited_ns == 1_470 * MS  # its arrival, less the 30 ms to draw
+    ref = referee()
+    assert ref.notice(0, 1, drawn_ns=0, acted_ns=300 * MS, arrived_ns=310 * MS) is None
+    call = ref.claim(0, {"type": "katootsie", "reveal": 1}, 1, 300 * MS, 1_500 * MS, (0, 300 * MS))
+    assert isinstance(call, Accepted) and call.claim.noticed_ns is None
+
+
+def test_the_decision_waits_for_a_typist_who_could_win_but_not_beyond_the_bound() -> None:
+    ref = referee()
+    assert ref.notice(0, 1, drawn_ns=0, acted_ns=300 * MS, arrived_ns=300 * MS) is None
+    bea = ref.claim(1, ANSWER, 1, 500 * MS, 600 * MS, (0, 500 * MS))
+    assert isinstance(bea, Accepted)
+    deadline = ref.deadline_ns()
+    assert deadline == 300 * MS + MAX_TYPING_NS  # Ann (300 ms) could still win
+    assert ref.decide(deadline - 1, {}) is None
+    ruling = ref.decide(deadline, {})
+    assert ruling is not None and ruling.seat == 1  # she never answered
+
+
+def test_a_typist_who_cannot_win_holds_nothing_and_an_answer_ends_the_wait() -> None:
+    ref = referee()
+    assert ref.notice(0, 1, drawn_ns=0, acted_ns=900 * MS, arrived_ns=900 * MS) is None
+    assert isinstance(ref.claim(1, ANSWER, 1, 500 * MS, 600 * MS, (0, 500 * MS)), Accepted)
+    deadline = ref.deadline_ns()
+    assert deadline is not None and deadline < 1_000 * MS  # 900 ms cannot beat 500 ms
+    ref = referee()
+    assert ref.notice(0, 1, drawn_ns=0, acted_ns=300 * MS, arrived_ns=300 * MS) is None
+    assert isinstance(ref.claim(1, ANSWER, 1, 500 * MS, 600 * MS, (0, 500 * MS)), Accepted)
+    assert isinstance(ref.claim(0, ANSWER, 1, 300 * MS, 1_400 * MS, (0, 300 * MS)), Accepted)
+    assert ref.deadline_ns() == 1_400 * MS  # everyone is in: decide at once
+    ruling = ref.decide(1_400 * MS, {})
+    assert ruling is not None and ruling.seat == 0
+
+
+def test_a_new_reveal_forgets_the_notices_of_the_last() -> None:
+    ref = referee()
+    assert ref.notice(0, 1, drawn_ns=0, acted_ns=300 * MS, arrived_ns=300 * MS) is None
+    ref.sync(2, 2_000 * MS, {0: NO_LAG, 1: NO_LAG})
+    assert ref.notices == {} and ref.watch.typing == {}
+    refused = ref.notice(0, 1, drawn_ns=0, acted_ns=300 * MS, arrived_ns=2_100 * MS)
+    assert refused is not None and refused.reason is RefusalReason.NOT_CURRENT
