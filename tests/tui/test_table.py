@@ -128,3 +128,60 @@ def test_the_cursor_on_an_unplayable_card_still_shows_its_cross() -> None:
     lines = card_lines(face("G2"), selected=True, barred=True)
     assert "x" in lines[-1].plain
     assert "x" not in card_lines(face("G2"), selected=True)[-1].plain
+
+
+async def test_a_spectator_sees_both_hands_as_backs_and_no_empty_hand() -> None:
+    app = TableHarness(catchy_view(2, seat=None))
+    async with app.run_test(size=(80, 24)):
+        label = text_of(app.table.query_one("#hand-label"))
+        assert label.startswith("Ann  ") and ": " not in label and "6 cards" in label
+        assert not app.table.query_one(Hand).display
+        assert "(no cards)" not in app.export_screenshot()
+
+
+def footer_keys(app: TableHarness) -> set[str]:
+    """The actions the footer offers now (the bindings ``check_action`` lets through)."""
+    return {active.binding.action for active in app.table.active_bindings.values()}
+
+
+async def test_the_footer_offers_play_keys_only_to_a_seated_player_in_a_game_on() -> None:
+    app = TableHarness(catchy_view(1))
+    async with app.run_test(size=(80, 24)):
+        assert "play" in footer_keys(app)
+    app = TableHarness(catchy_view(1, seat=None))
+    async with app.run_test(size=(80, 24)):
+        assert "play" not in footer_keys(app) and "leave" in footer_keys(app)
+    app = TableHarness(catchy_view(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.table.view = {**catchy_view(1), "phase": "over"}
+        await pilot.pause()
+        keys = footer_keys(app)
+        assert "play" not in keys and "swap" not in keys and "rules" in keys
+
+
+def test_the_trick_summary_reads_naturally() -> None:
+    from tui.games.catchy import trick_summary
+
+    view = catchy_view(1)
+    flipped = {"winner": 1, "side": "red", "flipped": True, "toward": 0}
+    assert trick_summary(view, flipped) == (
+        "Bot Tom won. Both odd: the cat flips to red and moves toward you."
+    )
+    plain = {"winner": 0, "side": "blue", "flipped": False, "toward": 1}
+    assert trick_summary(view, plain) == "You won. The blue cat moves toward Bot Tom."
+
+
+async def test_the_round_over_notice_does_not_cover_the_prompt() -> None:
+    from textual.widgets._toast import Toast
+
+    app = TableHarness(catchy_view(1))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        app.table.notify("Round 1 over: you +2. Score 2-0.", timeout=30)
+        await pilot.pause()
+        await pilot.pause()
+        toasts = list(app.screen.query(Toast))
+        assert toasts
+        prompt = app.table.query_one(PromptLine).region
+        for toast in toasts:
+            assert not toast.region.overlaps(prompt)
+            assert toast.region.bottom <= prompt.y

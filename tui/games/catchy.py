@@ -223,17 +223,17 @@ def wrap(text: str, width: int) -> list[str]:
 
 
 def trick_summary(view: CatchyView, trick: dict[str, Any]) -> str:
-    """``Tom won. Both odd: the cat flipped to BLUE and moved toward you.``"""
+    """``Tom won. Both odd: the cat flips to blue and moves toward you.``"""
     parts = []
     winner = trick.get("winner")
     parts.append("Joker and 3: nobody won." if winner is None else f"{who(view, winner)} won.")
-    side = str(trick.get("side", "red")).upper()
-    if trick.get("flipped"):
-        parts.append(f"Both odd: the cat flipped to {side}")
-    else:
-        parts.append(f"The cat ({side})")
+    side = str(trick.get("side", "red")).lower()
     toward = trick.get("toward")
-    parts[-1] += " and stayed." if toward is None else f" moved toward {who(view, toward)}."
+    moves = "stays put" if toward is None else f"moves toward {who(view, toward)}"
+    if trick.get("flipped"):
+        parts.append(f"Both odd: the cat flips to {side} and {moves}.")
+    else:
+        parts.append(f"The {side} cat {moves}.")
     text = " ".join(parts)
     return text[0].upper() + text[1:]
 
@@ -319,9 +319,15 @@ class CatchyTable(TableScreen[CatchyView]):
         if STARTING in own:
             dimmed.add(STARTING)
         if seat is None:
-            label = Text(
-                f"{players[1 - opponent] if players else '?'}: {counts[1 - opponent]} cards"
+            # A spectator has no hand: the near seat's hand is its backs, like the far one's.
+            near = 1 - opponent
+            label = Text(players[near] if near < len(players) else "?", style="bold")
+            label.append("  ")
+            label.append_text(
+                compact_backs(counts[near] if near < len(counts) else 0, look=hand.card_look)
             )
+            if turn == near:
+                label.append("  ◀ to play", style=look("turn"))
         else:
             label = Text("Your hand", style="bold")
             if my_turn and phase == "play":
@@ -330,6 +336,7 @@ class CatchyTable(TableScreen[CatchyView]):
         hand.dimmed = frozenset(dimmed)
         hand.cards = tuple(own)
         hand.show_cursor = my_turn and phase == "play"
+        hand.display = seat is not None
         self.query_one(Scoreboard).set_scores(
             [
                 ScoreLine(
@@ -398,6 +405,16 @@ class CatchyTable(TableScreen[CatchyView]):
         return "Your lead: ←→ or 1-7 pick a card, enter plays it"
 
     # Keys ----------------------------------------------------------------------
+
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"move", "play", "number", "swap", "cancel"})
+    """Keys for a player in a game under way: not offered to spectators or once it is over."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers the play keys only to a seated player while the game is on."""
+        if action not in self.PLAY_ACTIONS:
+            return True
+        view = self.view
+        return view is not None and view["seat"] is not None and view["phase"] != "over"
 
     def _my_turn(self, phase: str) -> bool:
         view = self.view
