@@ -160,9 +160,12 @@ async def test_the_footer_offers_play_keys_only_to_a_seated_player_in_a_game_on(
 
 
 def test_the_trick_summary_reads_naturally() -> None:
+    from typing import cast
+
+    from engine.catchy import CatchyView
     from tui.games.catchy import trick_summary
 
-    view = catchy_view(1)
+    view = cast(CatchyView, catchy_view(1))
     flipped = {"winner": 1, "side": "red", "flipped": True, "toward": 0}
     assert trick_summary(view, flipped) == (
         "Bot Tom won. Both odd: the cat flips to red and moves toward you."
