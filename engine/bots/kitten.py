@@ -53,6 +53,10 @@ from engine.kitten_cards import (
 
 SAMPLES = 240
 """Deals of the unseen cards sampled per decision."""
+SAMPLED_CARDS = 4800
+"""At big tables fewer deals are sampled: at most this many cards dealt per decision..."""
+MIN_SAMPLES = 120
+"""...but never fewer deals than this (4 players: all SAMPLES; 10 players: about 170)."""
 BID_SHARPNESS = 1.5
 """How much a bid tells about its bidder's hand: a player is taken to bid a thing
 with probability proportional to exp(BID_SHARPNESS x how many of it their hand shows)."""
@@ -141,6 +145,7 @@ class Belief:
         self.weights: list[float] = []
         self.adds: dict[int, list[list[int]]] = {other: [] for other, _ in others}
         needed = min(sum(max(free, 0) for _, free in others) + 1, len(pool))
+        samples = min(samples, max(MIN_SAMPLES, SAMPLED_CARDS // max(needed, 1)))
         rows: list[list[int]] = []
         # The bot's own generator seeds a stdlib one: its C-backed sampling is twice as fast.
         shuffler = random.Random(rng.next_u64())

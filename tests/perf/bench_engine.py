@@ -158,8 +158,11 @@ def measure_kiitos(quick: bool) -> dict[str, Any]:
     }
 
 
-KITTEN_COLUMNS = ["kitten_bot_p99_ms"]
-KITTEN_GOALS = "kitten goal: bot p99 <= 50 ms (its bot, 10 players, both decks)"
+KITTEN_COLUMNS = ["kitten_bot_p99_ms", "kitten_bot_cpu_p99_ms"]
+KITTEN_GOALS = (
+    "kitten goal: bot p99 <= 50 ms (10 players, both decks; cpu: the same decisions' CPU"
+    " time, which a busy shared machine does not inflate)"
+)
 KITTEN_OPTIONS = {"deck_set": "both"}
 
 
@@ -172,6 +175,7 @@ def measure_kitten(quick: bool) -> dict[str, Any]:
     bots = ["kitten"] * game.max_players
     bot = make_bot(game, "kitten", SEED)
     times: list[float] = []
+    cpu: list[float] = []
     for index in range(1 if quick else 5):
         seed = game_seed(SEED, index)
         playout = run_game(game, bots, seed, KITTEN_OPTIONS, record=True)
@@ -179,12 +183,15 @@ def measure_kitten(quick: bool) -> dict[str, Any]:
         for seat, action, now in playout.entries:
             assert seat is not None and action is not None  # turn-based: no ticks
             view = game.view(state, seat)
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             bot.choose(view)
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - used)
             state, _ = game.apply(state, seat, action, now)
     times.sort()
-    return {"kitten_bot_p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))] * 1000}
+    cpu.sort()
+    at = min(len(times) - 1, int(len(times) * 0.99))
+    return {"kitten_bot_p99_ms": times[at] * 1000, "kitten_bot_cpu_p99_ms": cpu[at] * 1000}
 
 
 def measure(quick: bool) -> Report:
