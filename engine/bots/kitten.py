@@ -13,17 +13,23 @@ P(total = n), and it scores each choice by the chance that it costs the bot a
 card this round:
 
 - a challenge loses when the bid holds; Purrfect loses unless it is exact;
-- a raise loses when the next player challenges it and it fails. The next
-  player is modelled from each sample's deal: they doubt a bid above what
-  their own hand shows plus the deck's average for the cards they cannot see.
-  A raise they let pass leaves the bot a smaller, shared risk for the rest of
-  the round (the bid may come back around), and a raise they challenge while
-  it holds costs *them* the card, which counts a little in the raise's favour;
-- Skip, Draw 3 and Go Fish pass the turn: the bot keeps only that later risk.
+- a raise is played out in the samples (:class:`Rollouts`): the players after
+  the bot answer in turn as sensible players who see only their own hand
+  (they doubt a bid above what their hand shows plus the deck's average for
+  the cards they cannot see, and otherwise raise by one on their best thing).
+  The raise costs the bot a card when the next player challenges it and it
+  fails; a call further on costs someone else a card, which counts a little
+  in the raise's favour; a bid that comes all the way back around leaves the
+  bot facing it. So the bot weighs where its bid will land, not just whether
+  it is true;
+- Skip, Draw 3 and Go Fish pass the turn; they are played out the same way.
 
 It takes the least risky choice, now and then bluffing (a raise on something
 it believes less, if that costs little). Its level of play is set by its
-parameters (samples, bluff rate, how it models the next player).
+parameters (samples, rollouts, bluff rate, how it models the others).
+Its openings sit near the expected total of its best thing (about half the
+cards in play: 28 of a deck's 55 cards show any one thing), so "10 blue" with
+20 cards dealt is sound, not a slip.
 
 :class:`PlainKittenBot` is the baseline the sampler is measured against: it
 bids what its own hand supports plus the average of the unseen cards, and
