@@ -28,7 +28,7 @@ It takes the least risky choice, now and then bluffing (a raise on something
 it believes less, if that costs little). Its level of play is set by its
 parameters (samples, rollouts, bluff rate, how it models the others).
 Its openings sit near the expected total of its best thing (about half the
-cards in play: 28 of a deck's 55 cards show any one thing), so "10 blue" with
+cards in play with the base deck, whose 55 cards show 28 of each thing), so "10 blue" with
 20 cards dealt is sound, not a slip.
 
 :class:`PlainKittenBot` is the baseline the sampler is measured against: it
