@@ -108,7 +108,8 @@ async def test_a_spectator_sees_every_pile_and_cannot_grab() -> None:
         assert all(name in others for name in BLACKCAT_PLAYERS)
         await pilot.press("1", "c", "c")
         assert app.actions == []
-        assert "watching" in text_of(app.table.query_one(PromptLine))
+        # the keys are not offered (check_action); the prompt says why
+        assert "watching" in text_of(app.table.query_one(PromptLine)).lower()
 
 
 async def test_the_host_rulings_fill_the_log_and_w_explains_the_last_one() -> None:
@@ -237,3 +238,14 @@ async def test_the_reaction_ends_at_the_key_event_not_when_the_action_runs() -> 
         await pilot.press("2")
         stamps = app.stamps[0]
         assert stamps is not None and stamps.acted_ns == KeyTimes.seen[-1]
+
+
+async def test_the_footer_offers_no_grab_keys_to_a_spectator() -> None:
+    app = harness(blackcat_view(FOUR, seat=None, players=BLACKCAT_PLAYERS))
+    async with app.run_test(size=SIZE):
+        keys = {active.binding.action for active in app.table.active_bindings.values()}
+        assert not any(key.startswith(("grab", "call")) for key in keys) and "leave" in keys
+    app = harness(blackcat_view(FOUR, players=BLACKCAT_PLAYERS))
+    async with app.run_test(size=SIZE):
+        keys = {active.binding.action for active in app.table.active_bindings.values()}
+        assert "grab(0)" in keys and "call" in keys

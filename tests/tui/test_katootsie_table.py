@@ -155,7 +155,8 @@ async def test_a_spectator_cannot_type_or_call() -> None:
         assert app.table.query_one("#answer").disabled
         await pilot.press("ctrl+k")
         assert app.actions == []
-        assert "watching" in text_of(app.table.query_one(PromptLine))
+        # the keys are not offered (check_action); the prompt says why
+        assert "watching" in text_of(app.table.query_one(PromptLine)).lower()
 
 
 async def test_who_got_the_letter_by_how_many_ms_and_w_explains() -> None:
@@ -222,3 +223,10 @@ def katootsie_snapshot_view() -> dict[str, Any]:
     game.answer(2, "Cherry")
     view: dict[str, Any] = game.view(0)
     return view
+
+
+async def test_the_footer_offers_no_call_key_to_a_spectator() -> None:
+    app = harness(letter_open().view(None))
+    async with app.run_test(size=SIZE):
+        keys = {active.binding.action for active in app.table.active_bindings.values()}
+        assert "katootsie" not in keys and "leave" in keys

@@ -150,6 +150,7 @@ class TableScreen(Screen[None], Generic[V]):
     def watch_view(self, view: V | None) -> None:
         if view is None or not self._ready:
             return  # on_mount draws it
+        self.refresh_bindings()  # the footer follows the view (a game's check_action)
         if view["phase"] == "waiting":
             self._show_waiting(view)
             return
