@@ -23,7 +23,7 @@ from textual.binding import Binding, BindingType
 from engine import registry
 from net.client import Client, ClientError, ConnectionState
 from net.discovery import ChangeKind, DiscoveryError, HostEvent
-from net.messages import Error, Joined, Presence, View
+from net.messages import Chat, Error, Joined, Presence, View
 from net.runner import BOT_DELAY_S
 from net.tables import TableError, fixed_deal_options
 from net.text import clean_data, clean_text
@@ -307,6 +307,9 @@ class ClowderApp(App[int]):
                     self.seats.drop(seat.host, seat.table)  # over: nothing to come back to
                 seat.screen.happened(clean_data(message.events))
                 seat.screen.view = clean_data(message.view)
+            elif isinstance(message, Chat) and message.table == seat.table:
+                name = clean_text(message.name or "?")
+                seat.screen.said(name, message.seat, clean_text(message.text))
             elif isinstance(message, Presence) and message.table == seat.table:
                 seat.screen.presence(clean_data(message.seats))
             elif isinstance(message, Error) and message.code == "table_closed":
@@ -319,6 +322,16 @@ class ClowderApp(App[int]):
                 seat.screen.link(message.connected, message.detail)
                 if not message.connected:
                     self.notify(message.detail, severity="warning", timeout=3)
+
+    async def on_table_screen_say(self, message: TableScreen.Say) -> None:
+        """A chat line for the host (net.chat): never a game action."""
+        seat = self.at_table
+        if seat is None:
+            return
+        try:
+            await seat.client.chat(seat.table, message.text)
+        except ClientError as error:
+            seat.screen.refused(clean_text(error.message))
 
     async def on_table_screen_act(self, message: TableScreen.Act) -> None:
         seat = self.at_table

@@ -102,3 +102,15 @@ def test_replay_snapshot_kitten_every_hand_with_chat(snap_compare: Any) -> None:
 
     app = ReplayApp(Replayer(record_of(journal_of("kitten"))), index=4)
     assert snap_compare(app, terminal_size=SIZE)
+
+
+def test_table_snapshot_with_chat_lines_and_the_chat_open(snap_compare: Any) -> None:
+    async def chatted(pilot: Any) -> None:
+        pilot.app.table.said("Bea", 1, "nice trick!")
+        pilot.app.table.said("Sam", None, "gg all")
+        await pilot.pause()
+
+    app = TableHarness(catchy_view(4))
+    assert snap_compare(
+        app, terminal_size=SIZE, run_before=chatted, press=["ctrl+t", "t", "h", "x"]
+    )

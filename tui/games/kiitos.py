@@ -35,6 +35,7 @@ from engine.kiitos import MAX_WORD_LENGTH, RULE_TEXT
 from tui.games.kiitos_entry import MARKS, Entry, analyse, choices_words, play_words
 from tui.screens.realtime import RealtimeTable
 from tui.screens.table import TCSS_DIR
+from tui.widgets.chat import CHAT_BINDINGS
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look, read_look
 from tui.widgets.panel import Panel
@@ -349,6 +350,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         Binding("question_mark", "rules", "rules", key_display="?"),
         Binding("ctrl+w", "why", "why"),
         Binding("ctrl+x", "leave", "leave"),
+        *CHAT_BINDINGS,
     ]
 
     def __init__(self, *, table_id: str = "", place: str = "") -> None:

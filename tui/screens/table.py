@@ -28,7 +28,9 @@ from textual.widgets import Footer, Static
 
 from engine import registry
 from engine.core import BaseView
+from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text
 from tui.widgets.connection import ConnectionLine
+from tui.widgets.log import GameLog
 from tui.widgets.prompt import PromptLine
 
 TCSS_DIR = Path(__file__).resolve().parent.parent
@@ -63,6 +65,8 @@ class TableScreen(Screen[None], Generic[V]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rules", "rules"),
         Binding("q", "leave", "quit"),
+        *CHAT_BINDINGS,
+        Binding("t", "chat", "chat", show=False),
     ]
 
     view: reactive[V | None] = reactive(None, always_update=True, init=False)
@@ -84,6 +88,13 @@ class TableScreen(Screen[None], Generic[V]):
             super().__init__()
             self.action = action
             self.stamps = stamps
+
+    class Say(Message):
+        """The player says ``text`` in the table's chat (the app sends it; not a game action)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
 
     class Leave(Message):
         """The player leaves the table.
@@ -127,6 +138,7 @@ class TableScreen(Screen[None], Generic[V]):
         yield Static("", id="waiting")
         yield from self.compose_board()
         yield PromptLine(id="prompt")
+        yield ChatLine(id="chat")
         yield ConnectionLine(id="connection")
         yield Footer()
 
@@ -235,6 +247,26 @@ class TableScreen(Screen[None], Generic[V]):
             self.app.bell()
 
     # Intents up ----------------------------------------------------------------
+
+    def said(self, name: str, seat: int | None, text: str) -> None:
+        """A chat line from the host (already cleaned): into the log, else a toast."""
+        if not self._ready:
+            return
+        logs = self.query(GameLog)
+        if logs:
+            logs.first().write(chat_text(name, seat, text), scroll_end=True)
+        else:
+            self.notify(chat_text(name, seat, text).plain, timeout=6)
+
+    def action_chat(self) -> None:
+        self.query_one(ChatLine).open()
+
+    def action_react(self, line: str) -> None:
+        self.post_message(self.Say(line))
+
+    def on_chat_line_send(self, message: ChatLine.Send) -> None:
+        message.stop()
+        self.post_message(self.Say(message.text))
 
     def act(self, action: dict[str, Any], stamps: ClaimStamps | None = None) -> None:
         self.post_message(self.Act(action, stamps))

@@ -1,0 +1,112 @@
+"""The table's chat line: opens on Ctrl+T (t where letters are free), Enter sends, Esc closes,
+F-keys react; chat lines go to the log in their own style; no clash with typed words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.tui.harness import TableHarness, catchy_view
+from tests.tui.test_kiitos_table import BIRD, kiitos_view
+from tui.games.kiitos import KiitosTable
+from tui.screens.table import TableScreen
+from tui.widgets.chat import CHAT_STYLE, ChatLine, chat_text
+from tui.widgets.log import GameLog
+
+pytestmark = pytest.mark.timeout(30)
+SIZE = (80, 24)
+
+
+class ChatHarness(TableHarness):
+    """A table harness that also records what the player says."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.said: list[str] = []
+
+    def on_table_screen_say(self, message: TableScreen.Say) -> None:
+        self.said.append(message.text)
+
+
+async def test_t_opens_the_chat_enter_sends_and_esc_closes() -> None:
+    app = ChatHarness(catchy_view(4))
+    async with app.run_test(size=SIZE) as pilot:
+        line = app.table.query_one(ChatLine)
+        opened = [line.is_open]
+        await pilot.press("t")
+        opened.append(line.is_open)
+        assert opened == [False, True] and app.focused is line
+        await pilot.press("g", "o", "o", "d", "space", "g", "a", "m", "e", "enter")
+        await pilot.pause()
+        assert app.said == ["good game"] and not line.is_open
+        assert app.actions == []  # not a game action
+        await pilot.press("ctrl+t", "x", "escape")
+        await pilot.pause()
+        assert app.said == ["good game"] and not line.is_open and line.value == ""
+
+
+async def test_quick_reactions_go_out_on_one_key() -> None:
+    app = ChatHarness(catchy_view(4))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f1", "f2", "f3")
+        await pilot.pause()
+        assert app.said == ["gg", "nice", "oops"]
+
+
+async def test_a_chat_line_is_written_to_the_log_in_its_own_style() -> None:
+    app = ChatHarness(catchy_view(4))
+    async with app.run_test(size=SIZE) as pilot:
+        app.table.said("Sam", None, "nice")
+        await pilot.pause()
+        log = app.table.query_one(GameLog)
+        assert any("» Sam (watching): nice" in line.text for line in log.lines)
+    assert chat_text("Ann", 0, "gg").style == CHAT_STYLE
+
+
+async def test_at_kiitos_t_types_the_word_and_ctrl_t_opens_the_chat() -> None:
+    app = ChatHarness(kiitos_view(BIRD, seat=1), presence=[], screen=KiitosTable)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        line = app.table.query_one(ChatLine)
+        await pilot.press("t")
+        assert not line.is_open and app.table.typed == "T"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+t", "b", "o", "enter")
+        await pilot.pause()
+        assert app.said == ["bo"] and app.actions == []
+        assert app.table.typed == "T"  # type: ignore[attr-defined]
+
+
+async def test_at_katootsie_letters_stay_in_the_answer_and_ctrl_t_chats() -> None:
+    from tests.tui.test_katootsie_table import letter_open
+    from tui.games.katootsie import KatootsieTable
+
+    view = letter_open().view(0)
+    app = ChatHarness(view, presence=[], screen=KatootsieTable)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        answer = app.table.query_one("#answer")
+        await pilot.press("t")
+        assert answer.value == "t"  # type: ignore[attr-defined]
+        await pilot.press("ctrl+t", "h", "i", "enter")
+        await pilot.pause()
+        assert app.said == ["hi"] and app.actions == []
+        assert answer.value == "t"  # type: ignore[attr-defined]
+
+
+async def test_through_the_real_app_and_host_the_line_comes_back_into_the_log(
+    tmp_path: Any,
+) -> None:
+    from tests.tui.test_play import solo_app, table_of
+
+    app = solo_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await table_of(pilot)
+        await pilot.press("f1")
+        log = table.query_one(GameLog)
+        for _ in range(500):
+            if any("» Ann: gg" in line.text for line in log.lines):
+                break
+            await pilot.pause(0.01)
+        else:
+            raise AssertionError("the chat line never came back from the host")

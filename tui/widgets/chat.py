@@ -1,0 +1,98 @@
+"""The table's chat line, and how a chat line looks in the log.
+
+Every table screen (:class:`tui.screens.table.TableScreen`) has one, hidden
+until ``Ctrl+T`` (or ``t`` where letters are not the game's own: Kiitos and
+Katootsie type words with them) opens it. Enter sends, Esc closes. Quick
+reactions go out on one key each (F1 ``gg``, F2 ``nice``, F3 ``oops``).
+
+The line posts :class:`ChatLine.Send` instead of Textual's ``Input.Submitted``,
+so a game screen that answers its own inputs' ``Submitted`` (a typed word)
+never takes a chat line for a move.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import Input
+
+from net.chat import MAX_CHAT
+
+QUICK: tuple[tuple[str, str], ...] = (("f1", "gg"), ("f2", "nice"), ("f3", "oops"))
+"""(key, line): the one-key reactions, shown in the footer."""
+
+CHAT_BINDINGS: tuple[Binding, ...] = (
+    Binding("ctrl+t", "chat", "chat", key_display="^t", priority=True, show=False),
+    *(Binding(key, f"react({line!r})", line, show=False) for key, line in QUICK),
+)
+"""The chat's keys for every table screen (a screen that does not inherit its bindings, as
+Kiitos's, lists them itself); ``t`` is added where letters are not typed into the game.
+Kept out of the tables' crowded footers: the open chat line shows them in its own."""
+
+CHAT_STYLE = "italic cyan"
+"""Chat lines in the log: unlike any game line (those are plain or bold)."""
+
+
+def chat_text(name: str, seat: int | None, text: str) -> Text:
+    """``» Ann: gg`` (``» Sam (watching): nice`` for a spectator), in :data:`CHAT_STYLE`."""
+    watching = " (watching)" if seat is None else ""
+    return Text(f"» {name}{watching}: {text}", style=CHAT_STYLE)
+
+
+class ChatLine(Input):
+    """A one-line chat input at the bottom of a table, hidden while closed."""
+
+    DEFAULT_CSS = """
+    ChatLine {
+        dock: bottom; display: none; margin-bottom: 1; height: 1; border: none;
+        padding: 0 1; background: $primary-background;
+    }
+    ChatLine:focus { border: none; background: $primary-background; }
+    ChatLine.-open { display: block; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "close", key_display="esc"),
+        *(Binding(key, f"react({line!r})", line) for key, line in QUICK),
+    ]
+
+    class Send(Message):
+        """The player said ``text`` (not yet checked by the host)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(placeholder="Say something · Enter sends · Esc closes", id=id)
+        self.max_length = MAX_CHAT
+        self.can_focus = False  # closed: never the screen's first focus, keys stay the game's
+
+    @property
+    def is_open(self) -> bool:
+        return self.has_class("-open")
+
+    def open(self) -> None:
+        self.add_class("-open")
+        self.can_focus = True
+        self.focus()
+
+    def action_close(self) -> None:
+        self.value = ""
+        self.remove_class("-open")
+        self.can_focus = False
+        self.screen.set_focus(None)
+
+    def action_react(self, line: str) -> None:
+        """A quick reaction while the chat is open: sent at once, the line stays open."""
+        self.post_message(self.Send(line))
+
+    async def action_submit(self) -> None:
+        """Enter: send the line (when it has words) and close."""
+        text = " ".join(self.value.split())
+        if text:
+            self.post_message(self.Send(text))
+        self.action_close()
