@@ -259,3 +259,28 @@ async def test_only_this_host_creates_tables_there_and_reaches_no_other(tmp_path
             assert not any(entry.port == 1 for entry in lobby.hosts)
     finally:
         await host.close()
+
+
+async def test_the_focused_pane_shows_without_colour() -> None:
+    app = LobbyHarness()
+    async with app.run_test(size=(80, 24)) as pilot:
+        hosts_title, tables_title = app.lobby.query(".pane-title")
+        assert hosts_title.rich_style.reverse and not tables_title.rich_style.reverse
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.focused is app.lobby.query_one("#tables")
+        assert tables_title.rich_style.reverse and not hosts_title.rich_style.reverse
+
+
+def test_the_players_column_counts_names_that_do_not_fit_never_cutting_one() -> None:
+    from tui.screens.lobby import PLAYERS_WIDTH, seats_text
+
+    away = {"name": "Ann", "human": True, "connected": False}
+    seats = [away, {"name": "Bea", "human": True, "connected": True}]
+    assert seats_text(seats) == "Ann (away), Bea"
+    assert seats_text(seats, PLAYERS_WIDTH) == "Ann (away) +1"
+    many = [
+        {"name": name, "human": True, "connected": True} for name in ("Ann", "Bea", "Cy", "Dee")
+    ]
+    assert seats_text(many, PLAYERS_WIDTH) == "Ann, Bea +2"
+    assert seats_text([{"name": "Bartholomew Bigglesworth"}], 14) == "Bartholomew B…"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -59,10 +59,11 @@ class HostEntry:
         return None if self.ssh_port is None else ssh_command(self.address, self.ssh_port)
 
 
-def seats_text(seats: Sequence[dict[str, Any]]) -> str:
+def seats_text(seats: Sequence[dict[str, Any]], width: int | None = None) -> str:
     """``Ann, Bot Tom``: who sits there (free seats are counted in the status column).
 
-    A dropped player is marked ``(away)``.
+    A dropped player is marked ``(away)``. With a ``width``, names that do not fit
+    are counted, never cut mid-name: ``Ann (away) +2``.
     """
     parts = []
     for seat in seats:
@@ -73,7 +74,22 @@ def seats_text(seats: Sequence[dict[str, Any]]) -> str:
             parts.append(f"{name} (away)")
         else:
             parts.append(str(name))
-    return ", ".join(parts) or "nobody yet"
+    if not parts:
+        return "nobody yet"
+    return fit_names(parts, width)
+
+
+def fit_names(names: Sequence[str], width: int | None) -> str:
+    """``Ann, Bea`` if it fits in ``width``, else the names that fit and ``+N`` for the rest."""
+    whole = ", ".join(names)
+    if width is None or len(whole) <= width:
+        return whole
+    for kept in range(len(names) - 1, 0, -1):
+        text = f"{', '.join(names[:kept])} +{len(names) - kept}"
+        if len(text) <= width:
+            return text
+    more = f" +{len(names) - 1}" if len(names) > 1 else ""
+    return names[0][: max(1, width - len(more) - 1)] + "…" + more
 
 
 def table_row(table: dict[str, Any]) -> tuple[str, str, str, str]:
@@ -88,11 +104,15 @@ def table_row(table: dict[str, Any]) -> tuple[str, str, str, str]:
     if watchers:
         status += f", {watchers} watch"
     title = str(table.get("title") or table.get("game", "?"))
-    cells = (str(table.get("id", "?")), title, seats_text(table.get("seats") or []), status)
+    players = seats_text(table.get("seats") or [], PLAYERS_WIDTH)
+    cells = (str(table.get("id", "?")), title, players, status)
     return (clean_text(cells[0]), clean_text(cells[1]), cells[2], clean_text(cells[3]))
 
 
-COLUMNS = (("id", 3), ("game", 10), ("players", 14), ("status", 16))
+PLAYERS_WIDTH = 14
+"""The players column's width: names that do not fit are counted (``Ann +2``), not cut."""
+
+COLUMNS = (("id", 3), ("game", 10), ("players", PLAYERS_WIDTH), ("status", 16))
 """The tables' columns and widths (they fit the 80-column lobby)."""
 
 
@@ -269,6 +289,14 @@ class LobbyScreen(Screen[None]):
             self.query_one("#lobby-status", Static).update(clean_text(text))
 
     # Intents up ---------------------------------------------------------------
+
+    @on(events.DescendantFocus)
+    @on(events.DescendantBlur)
+    def _mark_focused_pane(self) -> None:
+        """The focused pane gets ``-focused``: its title in reverse video, seen without colour."""
+        focused = self.focused
+        for pane in self.query("#hosts-pane, #tables-pane"):
+            pane.set_class(focused is not None and pane in focused.ancestors_with_self, "-focused")
 
     @on(OptionList.OptionHighlighted, "#hosts")
     def host_highlighted(self) -> None:
