@@ -284,3 +284,17 @@ def test_the_players_column_counts_names_that_do_not_fit_never_cutting_one() -> 
     ]
     assert seats_text(many, PLAYERS_WIDTH) == "Ann, Bea +2"
     assert seats_text([{"name": "Bartholomew Bigglesworth"}], 14) == "Bartholomew B…"
+
+
+async def test_the_name_dialog_says_its_keys() -> None:
+    from textual.app import App
+    from textual.widgets import Static
+
+    from tui.screens.dialogs import NameDialog
+
+    app: App[None] = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(NameDialog())
+        await pilot.pause()
+        keys = str(app.screen.query_one("#keys", Static).render())
+        assert "enter" in keys and "esc" in keys

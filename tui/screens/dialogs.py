@@ -37,6 +37,10 @@ class Dialog(ModalScreen[Any]):
         self.query_one("#problem", Static).update(problem)
 
 
+NAME_KEYS = "enter: OK · esc: cancel"
+"""The name dialog's keys, said in the dialog (it has no footer; first-run players need them)."""
+
+
 class NameDialog(Dialog):
     """Asks the player's name (shown to the others at the table)."""
 
@@ -51,6 +55,7 @@ class NameDialog(Dialog):
                 self.current, placeholder="e.g. Bea", id="name", max_length=32, compact=True
             )
             yield Static("", id="problem", classes="error")
+            yield Static(NAME_KEYS, id="keys", classes="keys")
 
     @on(Input.Submitted)
     def submit(self) -> None:
