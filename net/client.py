@@ -32,6 +32,7 @@ from net.messages import (
     CreateTable,
     Error,
     GetReplay,
+    GetScores,
     Hello,
     Join,
     Joined,
@@ -45,6 +46,7 @@ from net.messages import (
     Replay,
     Replays,
     Role,
+    Scores,
     Tables,
     Typing,
     Welcome,
@@ -215,6 +217,11 @@ class Client:
         """Say a line at ``table``; it comes back as a ``chat`` on :attr:`incoming` (or an
         ``error``, ``chat_refused``, when empty or said too fast)."""
         self._send(Chat(table=table, text=text))
+
+    async def get_scores(self) -> dict[str, Any]:
+        """The host's scoreboard (``net.scoreboard.Scoreboard.summary``)."""
+        reply = await self._request(GetScores(ref=next(self._refs)), Scores)
+        return reply.scores
 
     async def list_replays(self) -> list[dict[str, Any]]:
         """The finished games the host keeps (``net.replays.summary`` maps), newest first."""

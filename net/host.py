@@ -50,6 +50,7 @@ from net.messages import (
     Created,
     CreateTable,
     GetReplay,
+    GetScores,
     Hello,
     Join,
     Joined,
@@ -62,6 +63,7 @@ from net.messages import (
     Pong,
     Replay,
     Replays,
+    Scores,
     Tables,
     Typing,
     Welcome,
@@ -69,6 +71,7 @@ from net.messages import (
 from net.protocol import HostProtocol, MessageReceived, ProtocolError
 from net.realtime import STAMPS_NEEDED, rtt_only_sample
 from net.runner import BOT_DELAY_S, START_COUNTDOWN_S, TableRunner
+from net.scoreboard import Scoreboard
 from net.tables import (
     DEFAULT_TAKEOVER_S,
     CorruptJournal,
@@ -272,6 +275,8 @@ class Host:
             else None
         )
         self.runners: dict[str, TableRunner] = {}
+        self.scores = Scoreboard(state_dir) if state_dir is not None else None
+        """Players' results across games (net.scoreboard; none without a state folder)."""
         self.connections: set[Connection] = set()
         self._journals: dict[str, Any] = {}
         self._server: asyncio.Server | None = None
@@ -362,10 +367,19 @@ class Host:
             bot_delay_s=self.bot_delay_s,
             bot_reaction_scale=self.bot_reaction_scale,
             log=self.log,
-            on_change=lambda _runner: self._tables_changed(),
+            on_change=self._changed,
             run_unattended=self.run_unattended,
             start_countdown_s=self.start_countdown_s,
         )
+
+    def _changed(self, runner: TableRunner) -> None:
+        """A table changed: a finished game is counted on the scoreboard (once)."""
+        if self.scores is not None and runner.table.outcome is not None:
+            try:
+                self.scores.record(runner.table)
+            except OSError as error:
+                self._log_limited(f"Scores not saved ({error.strerror or error})")
+        self._tables_changed()
 
     def _tables_changed(self) -> None:
         if self.on_tables_changed is not None:
@@ -652,6 +666,9 @@ class Host:
                 self._typing(connection, message)
             elif isinstance(message, Chat):
                 self._chat(connection, message)
+            elif isinstance(message, GetScores):
+                scores = self.scores.summary() if self.scores is not None else {}
+                connection.send(Scores(scores=scores, ref=message.ref))
             elif isinstance(message, ListReplays | GetReplay):
                 self._replays(connection, message)
         except TableError as error:

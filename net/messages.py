@@ -338,6 +338,14 @@ class ListReplays(Message):
     ref: Ref | None = None
 
 
+@message("get_scores", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GetScores(Message):
+    """Ask for the host's scoreboard: wins per game and player (answered by ``scores``)."""
+
+    ref: Ref | None = None
+
+
 @message("get_replay", Side.CLIENT)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GetReplay(Message):
@@ -467,6 +475,15 @@ class Replays(Message):
     """The finished games the host keeps, newest first (one summary map each)."""
 
     replays: list[dict[str, Any]]
+    ref: Ref | None = None
+
+
+@message("scores", Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Scores(Message):
+    """The host's scoreboard: per game name, rows of ``name``, ``wins``, ``played``, ``bot``."""
+
+    scores: dict[str, Any]
     ref: Ref | None = None
 
 

@@ -67,6 +67,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="where table journals live (default: the user's state dir)",
     )
     parser.add_argument(
+        "--reset-scores",
+        action="store_true",
+        help="forget the players' results this host keeps (its scoreboard), then serve",
+    )
+    parser.add_argument(
         "--no-discovery", action="store_true", help="do not advertise on the LAN (join by address)"
     )
     parser.add_argument(
@@ -254,6 +259,11 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
     from net.host import Host
 
     state_dir = args.state_dir or default_state_dir()
+    if args.reset_scores:
+        from net.scoreboard import reset
+
+        forgot = reset(state_dir)
+        print("Scores reset" if forgot else "No scores to reset", flush=True)
     host = Host(
         name=args.name,
         bind=args.bind,

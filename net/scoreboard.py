@@ -1,0 +1,120 @@
+"""The host's scoreboard: who played and won which game, across games and restarts.
+
+Kept in the state folder as ``scores.json`` (0600, replaced atomically), by
+player name, per game. Where a seat was held by a token the player is also
+known by a short hash of it (never the token itself), so a player who comes
+back under the same name with the same seat token is the same row; names
+alone are what the lobby shows. Each finished table is counted once (its
+id is remembered), also when the host restarts with the table's results
+still on show. ``clowder host --reset-scores`` deletes the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+FILE_NAME = "scores.json"
+KEEP_TABLE_IDS = 1000
+"""How many counted table ids are remembered (the newest): enough to never count one twice."""
+MAX_ROWS = 50
+"""The most rows per game a ``scores`` answer carries (the most wins first)."""
+
+
+def token_id(token: str) -> str:
+    """A short, one-way name for a seat token (the token itself is a secret)."""
+    return hashlib.sha256(token.encode()).hexdigest()[:12]
+
+
+class Scoreboard:
+    """Results by game and player name, in ``<state-dir>/scores.json``."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.path = state_dir / FILE_NAME
+        self.data: dict[str, Any] = self._load()
+
+    def _load(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {"games": {}, "tables": []}
+        if not isinstance(data, dict):
+            return {"games": {}, "tables": []}
+        data.setdefault("games", {})
+        data.setdefault("tables", [])
+        return data
+
+    def record(self, table: Any) -> bool:
+        """Count a finished table's result (once); returns whether it was counted now."""
+        outcome = table.outcome
+        if outcome is None or table.id in self.data["tables"]:
+            return False
+        rows = self.data["games"].setdefault(table.game.name, {})
+        for seat, info in enumerate(table.seats):
+            name = info.name or f"seat {seat}"
+            row = rows.setdefault(name, {"played": 0, "wins": 0, "bot": info.bot is not None})
+            row["played"] += 1
+            row["wins"] += 1 if seat in outcome.winners else 0
+            if info.token:
+                known = row.setdefault("tokens", [])
+                if token_id(info.token) not in known:
+                    known.append(token_id(info.token))
+        self.data["tables"] = [*self.data["tables"], table.id][-KEEP_TABLE_IDS:]
+        self._save()
+        return True
+
+    def _save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=".scores-", dir=self.path.parent)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump(self.data, out, indent=1, sort_keys=True)
+            os.chmod(name, 0o600)
+            os.replace(name, self.path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+            raise
+
+    def summary(self, limit: int = MAX_ROWS) -> dict[str, list[dict[str, Any]]]:
+        """Per game, the players by wins (then fewest games): name, wins, played, bot."""
+        result: dict[str, list[dict[str, Any]]] = {}
+        for game, rows in sorted(self.data["games"].items()):
+            ordered = sorted(rows.items(), key=lambda item: (-item[1]["wins"], item[1]["played"]))
+            result[game] = [
+                {
+                    "name": name,
+                    "wins": row["wins"],
+                    "played": row["played"],
+                    "bot": bool(row.get("bot")),
+                }
+                for name, row in ordered[:limit]
+            ]
+        return result
+
+
+def reset(state_dir: Path) -> bool:
+    """Forget every result (``clowder host --reset-scores``); whether there was a file."""
+    try:
+        (state_dir / FILE_NAME).unlink()
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def wins_line(summary: dict[str, list[dict[str, Any]]], titles: dict[str, str]) -> list[str]:
+    """The lobby's lines: ``Catchy!: Ann 3, Bea 1 (of 5)`` per game, people before bots."""
+    lines = []
+    for game, rows in summary.items():
+        people = [row for row in rows if row["wins"]]
+        if not people:
+            continue
+        played = max(row["played"] for row in rows)
+        best = ", ".join(f"{row['name']} {row['wins']}" for row in people[:4])
+        lines.append(f"{titles.get(game, game)}: {best} (wins; most played {played})")
+    return lines
