@@ -264,12 +264,15 @@ async def test_only_this_host_creates_tables_there_and_reaches_no_other(tmp_path
 async def test_the_focused_pane_shows_without_colour() -> None:
     app = LobbyHarness()
     async with app.run_test(size=(80, 24)) as pilot:
-        hosts_title, tables_title = app.lobby.query(".pane-title")
-        assert hosts_title.rich_style.reverse and not tables_title.rich_style.reverse
+
+        def reversed_titles() -> list[bool]:
+            return [bool(title.rich_style.reverse) for title in app.lobby.query(".pane-title")]
+
+        assert reversed_titles() == [True, False]  # hosts, tables
         await pilot.press("tab")
         await pilot.pause()
         assert app.focused is app.lobby.query_one("#tables")
-        assert tables_title.rich_style.reverse and not hosts_title.rich_style.reverse
+        assert reversed_titles() == [False, True]
 
 
 def test_the_players_column_counts_names_that_do_not_fit_never_cutting_one() -> None:
