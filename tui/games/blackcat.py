@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any, ClassVar
 
@@ -39,6 +38,7 @@ from tui.screens.info import InfoScreen
 from tui.screens.realtime import RealtimeTable
 from tui.screens.table import TCSS_DIR
 from tui.widgets.log import GameLog
+from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import RulingHistory, capital, who
@@ -57,19 +57,6 @@ STALL_S = 8.0
 
 LOOKS = ("red-card", "black-card", "gain", "muted", "marks", "key", "call")
 """The board's looks, each a component class ``blackcat--NAME`` styled in ``blackcat.tcss``."""
-
-
-@dataclass(frozen=True, slots=True)
-class Look:
-    """The styles the board is drawn with, from the stylesheet (plain by default, for tests)."""
-
-    styles: Mapping[str, Style] = field(default_factory=dict)
-
-    def __call__(self, name: str) -> Style:
-        return self.styles.get(name, Style())
-
-
-PLAIN = Look()
 
 
 RULES = f"""
@@ -230,6 +217,9 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", TCSS_DIR / "blackcat.tcss"]
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"blackcat--{name}" for name in LOOKS}
+    look_prefix = "blackcat"
+    look_names = LOOKS
+    look_paints_background = True
     game = "blackcat"
     rules_text = RULES
     claimed_word = "grabbed"
@@ -250,7 +240,6 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         """After the first ``c``: the second one calls the end."""
         self._view_at = time.monotonic()
         """When the latest view arrived (the start countdown counts from it)."""
-        self._look: Look | None = None
 
     def on_mount(self) -> None:
         # Textual also runs TableScreen.on_mount (handlers run along the MRO).
@@ -271,29 +260,6 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
                 yield Scoreboard(id="scores")
                 yield Static("Grabs", id="log-title")
                 yield GameLog(id="log")
-
-    @property
-    def look(self) -> Look:
-        """The board's styles from ``blackcat.tcss`` (read once per theme)."""
-        if self._look is None:
-            styles = {name: self.get_component_rich_style(f"blackcat--{name}") for name in LOOKS}
-            self._look = Look(styles)
-        return self._look
-
-    def notify_style_update(self) -> None:
-        """The stylesheet or theme changed: redraw once the new styles are in place."""
-        super().notify_style_update()
-        self.call_after_refresh(self._restyle)
-
-    def _restyle(self) -> None:
-        old, self._look = self._look, None
-        if (
-            self.look != old
-            and self._ready
-            and self.view is not None
-            and self.view["phase"] != "waiting"
-        ):
-            self.show(self.view)
 
     # What a ruling means here ---------------------------------------------------------
 

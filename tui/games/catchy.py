@@ -23,7 +23,7 @@ from tui.screens.table import TCSS_DIR, TableScreen
 from tui.widgets.cards import CardArea, CardFace, blank_lines, card_lines, compact_backs, row
 from tui.widgets.hand import Hand
 from tui.widgets.log import GameLog
-from tui.widgets.look import Look, component_classes, component_style, read_look
+from tui.widgets.look import component_classes, component_style
 from tui.widgets.prompt import PromptLine
 from tui.widgets.scores import Scoreboard, ScoreLine
 
@@ -243,6 +243,8 @@ class CatchyTable(TableScreen[CatchyView]):
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", TCSS_DIR / "catchy.tcss"]
     COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("catchy", LOOKS)
+    look_prefix = "catchy"
+    look_names = LOOKS
     DEFAULT_CSS = """
     CatchyTable > .catchy--muted { color: $text-muted; }
     CatchyTable > .catchy--turn { color: $text-warning; text-style: bold; }
@@ -280,11 +282,6 @@ class CatchyTable(TableScreen[CatchyView]):
                 yield GameLog(id="log")
 
     # Drawing -------------------------------------------------------------------
-
-    @property
-    def look(self) -> Look:
-        """The table's looks (read when drawn; Textual caches them until the styles change)."""
-        return read_look(self, "catchy", LOOKS)
 
     def show(self, view: CatchyView) -> None:
         look = self.look

@@ -34,7 +34,7 @@ from net.typed import TypedAnswer, free_prefix
 from tui.screens.realtime import RealtimeTable
 from tui.screens.table import TCSS_DIR, ClaimStamps
 from tui.widgets.log import GameLog
-from tui.widgets.look import PLAIN, Look, component_classes, read_look
+from tui.widgets.look import PLAIN, Look, component_classes
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import capital, who
@@ -162,6 +162,8 @@ class KatootsieTable(RealtimeTable[Any]):
         TCSS_DIR / "katootsie.tcss",
     ]
     COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("katootsie", LOOKS)
+    look_prefix = "katootsie"
+    look_names = LOOKS
     game = "katootsie"
     rules_text = RULES
     claimed_word = "answered"
@@ -200,7 +202,6 @@ class KatootsieTable(RealtimeTable[Any]):
         self._ruled_reveal: int | None = None
         self._letter_now: str | None = None
         self._seeded = False
-        self._look: Look | None = None
 
     # Composition ------------------------------------------------------------------
 
@@ -222,23 +223,6 @@ class KatootsieTable(RealtimeTable[Any]):
             with Vertical(id="side"):
                 yield Static("Letters won", id="scores-title")
                 yield Panel(id="scores")
-
-    @property
-    def look(self) -> Look:
-        if self._look is None:
-            self._look = read_look(self, "katootsie", LOOKS)
-        return self._look
-
-    def notify_style_update(self) -> None:
-        """The stylesheet or theme changed: redraw once the new styles are in place."""
-        super().notify_style_update()
-        self.call_after_refresh(self._restyle)
-
-    def _restyle(self) -> None:
-        old, self._look = self._look, None
-        view = self.view
-        if self.look != old and self._ready and view is not None and view["phase"] != "waiting":
-            self.show(view)
 
     # Data in ----------------------------------------------------------------------
 

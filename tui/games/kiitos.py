@@ -37,7 +37,7 @@ from tui.screens.realtime import RealtimeTable
 from tui.screens.table import TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS
 from tui.widgets.log import GameLog
-from tui.widgets.look import PLAIN, Look, read_look
+from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import Award, capital, who
@@ -321,6 +321,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", TCSS_DIR / "kiitos.tcss"]
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"kiitos--{name}" for name in LOOKS}
+    look_prefix = "kiitos"
+    look_names = LOOKS
     game = "kiitos"
     rules_text = RULES
     claimed_word = "challenged"
@@ -405,23 +407,6 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
     def words_ready(self, words: Container[str]) -> None:
         self.words = words
         self._redraw_entry()
-
-    @property
-    def look(self) -> Look:
-        """The table's styles from ``kiitos.tcss`` (read once per theme)."""
-        if self._look is None:
-            self._look = read_look(self, "kiitos", LOOKS)
-        return self._look
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self.call_after_refresh(self._restyle)
-
-    def _restyle(self) -> None:
-        old, self._look = self._look, None
-        view = self.view
-        if self.look != old and self._ready and view is not None and view["phase"] != "waiting":
-            self.show(view)
 
     # State -----------------------------------------------------------------------------
 

@@ -20,7 +20,6 @@ a key is pressed; ``v`` shows it again.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any, ClassVar
 
@@ -57,6 +56,7 @@ from engine.kitten_cards import (
 )
 from tui.screens.table import TCSS_DIR, TableScreen
 from tui.widgets.log import GameLog
+from tui.widgets.look import PLAIN, Look
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import capital, who
 
@@ -77,18 +77,6 @@ LOOKS = (
 )
 """The table's looks, each a component class ``kitten--NAME`` styled in ``kitten.tcss``."""
 
-
-@dataclass(frozen=True, slots=True)
-class Look:
-    """The styles the table is drawn with, from the stylesheet (plain by default, for tests)."""
-
-    styles: Mapping[str, Style] = field(default_factory=dict)
-
-    def __call__(self, name: str) -> Style:
-        return self.styles.get(name, Style())
-
-
-PLAIN = Look()
 
 TIMES = "\u00d7"
 """The multiplication sign of ``x2`` on doubles and in a doubled hand's sum."""
@@ -501,6 +489,9 @@ class KittenTable(TableScreen[KittenView]):
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", TCSS_DIR / "kitten.tcss"]
     COMPONENT_CLASSES: ClassVar[set[str]] = {f"kitten--{name}" for name in LOOKS}
+    look_prefix = "kitten"
+    look_names = LOOKS
+    look_paints_background = True
     game = "kitten"
     rules_text = RULES
 
@@ -533,7 +524,6 @@ class KittenTable(TableScreen[KittenView]):
         self.count = 1
         self.thing = THINGS[0]
         self.target: int | None = None
-        self._look: Look | None = None
         self._reveal_seen: int | None = None
         """The round of the last reveal this screen has shown (or met on its first view)."""
         self._first = True
@@ -564,25 +554,6 @@ class KittenTable(TableScreen[KittenView]):
 
     def on_mount(self) -> None:
         self.query_one(Footer).compact = True
-
-    @property
-    def look(self) -> Look:
-        """The table's styles from ``kitten.tcss`` (read once per theme)."""
-        if self._look is None:
-            styles = {name: self.get_component_rich_style(f"kitten--{name}") for name in LOOKS}
-            self._look = Look(styles)
-        return self._look
-
-    def notify_style_update(self) -> None:
-        """The stylesheet or theme changed: redraw once the new styles are in place."""
-        super().notify_style_update()
-        self.call_after_refresh(self._restyle)
-
-    def _restyle(self) -> None:
-        old, self._look = self._look, None
-        view = self.view
-        if self.look != old and self._ready and view is not None and view["phase"] != "waiting":
-            self.show(view)
 
     # Legal moves -----------------------------------------------------------------------
 

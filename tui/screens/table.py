@@ -31,6 +31,7 @@ from engine.core import BaseView
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text
 from tui.widgets.connection import ConnectionLine
 from tui.widgets.log import GameLog
+from tui.widgets.look import PLAIN, Look, read_full_look, read_look
 from tui.widgets.prompt import PromptLine
 
 TCSS_DIR = Path(__file__).resolve().parent.parent
@@ -117,6 +118,42 @@ class TableScreen(Screen[None], Generic[V]):
         """Set once composed and mounted: before that, data is kept and drawn on mount."""
         self._seats: list[dict[str, Any]] = []
         self._link = (True, place)
+        self._look: Look | None = None
+
+    # Styles from the stylesheet --------------------------------------------------
+
+    look_prefix: ClassVar[str] = ""
+    """A game that draws Rich text itself names its component classes ``PREFIX--NAME``..."""
+    look_names: ClassVar[tuple[str, ...]] = ()
+    """...and lists the names; :attr:`look` reads them (the game declares them in its
+    ``COMPONENT_CLASSES`` and styles them in its ``.tcss`` file)."""
+    look_paints_background: ClassVar[bool] = False
+    """Whether each look keeps the screen's background (Textual's full component style)
+    rather than only a background its own rule sets (:func:`read_look`)."""
+
+    @property
+    def look(self) -> Look:
+        """The game's styles from its stylesheet (read once per theme; plain without names)."""
+        if self._look is None:
+            if not self.look_names:
+                self._look = PLAIN
+            elif self.look_paints_background:
+                self._look = read_full_look(self, self.look_prefix, self.look_names)
+            else:
+                self._look = read_look(self, self.look_prefix, self.look_names)
+        return self._look
+
+    def notify_style_update(self) -> None:
+        """The stylesheet or theme changed: redraw once the new styles are in place."""
+        super().notify_style_update()
+        if self.look_names:
+            self.call_after_refresh(self._restyle)
+
+    def _restyle(self) -> None:
+        old, self._look = self._look, None
+        view = self.view
+        if self.look != old and self._ready and view is not None and view["phase"] != "waiting":
+            self.show(view)
 
     @property
     def game_title(self) -> str:
@@ -254,7 +291,9 @@ class TableScreen(Screen[None], Generic[V]):
             return
         logs = self.query(GameLog)
         if logs:
-            logs.first().write(chat_text(name, seat, text), scroll_end=True)
+            log = logs.first()
+            log.write(chat_text(name, seat, text), scroll_end=True)
+            log.call_after_refresh(log.scroll_end, animate=False)  # once the line is laid out
         else:
             self.notify(chat_text(name, seat, text).plain, timeout=6)
 

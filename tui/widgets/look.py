@@ -51,3 +51,8 @@ def component_style(widget: Widget, name: str) -> Style:
 def read_look(widget: Widget, prefix: str, names: Iterable[str]) -> Look:
     """``widget``'s component styles ``PREFIX--NAME`` (cached by Textual until the CSS changes)."""
     return Look({name: component_style(widget, f"{prefix}--{name}") for name in names})
+
+
+def read_full_look(widget: Widget, prefix: str, names: Iterable[str]) -> Look:
+    """Like :func:`read_look`, with Textual's full styles (the widget's background included)."""
+    return Look({name: widget.get_component_rich_style(f"{prefix}--{name}") for name in names})
