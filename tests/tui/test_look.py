@@ -62,3 +62,35 @@ async def test_turn_errors_and_links_read_in_16_colours() -> None:
         link = read_look(table.query_one(ConnectionLine), "connection", ["up", "down"])
         assert sixteen(link("up").color) == "green"
         assert sixteen(link("down").color) == "red" and link("down").bold
+
+
+def contrast(one: Color, other: Color) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+
+    def luminance(color: Color) -> float:
+        red, green, blue = (
+            part / 12.92 if part <= 0.03928 else ((part + 0.055) / 1.055) ** 2.4
+            for part in (value / 255 for value in color.get_truecolor())
+        )
+        return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+async def test_hint_lines_read_well_on_black_and_in_16_colours() -> None:
+    from tests.tui.harness import LobbyHarness
+
+    app = TableHarness(catchy_view(3))
+    async with app.run_test(size=(80, 24)):
+        hints = [app.table.query_one("#connection").rich_style]
+    lobby = LobbyHarness()
+    async with lobby.run_test(size=(80, 24)):
+        hints.append(lobby.lobby.query_one("#lobby-status").rich_style)
+    for style in hints:
+        assert style.color is not None and style.bgcolor is not None
+        # 9:1, not just AAA's 7: $text-muted came out at 7.2 and was reported hard to read
+        assert contrast(style.color, style.bgcolor) >= 9, "grey on black is hard to read"
+        assert not style.dim
+        number = style.color.downgrade(ColorSystem.STANDARD).number
+        assert number in {7, 15}, "white in 16 colours, not (bright) black"

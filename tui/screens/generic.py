@@ -125,7 +125,7 @@ class GenericTable(TableScreen[BaseView]):
         title = Text(self.game_title, style="bold")
         title.append(f" · {printable(view['phase'])}")
         if seat is None:
-            title.append(" · watching", style="dim")
+            title.append(" · watching", style="italic")  # not dim: grey on black reads badly
         elif turn == seat and view["phase"] != "over":
             title.append(" · your turn", style="bold")
         self.query_one("#title", Static).update(title)

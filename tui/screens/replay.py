@@ -128,7 +128,7 @@ class ReplayScreen(Screen[None]):
         head.append(f" · {printable(replayer.phase(self.index))}\n")
         head.append(cut(step_text(replayer, self.index), 60) + "  ")
         for number, name in enumerate(eyes):
-            style = "reverse bold" if number == chosen else "dim"
+            style = "reverse bold" if number == chosen else ""  # not dim: it must stay readable
             head.append(f" {printable(name)} ", style=style)
         return head
 
