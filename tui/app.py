@@ -35,6 +35,7 @@ from tui.screens.leave import LeaveDialog
 from tui.screens.lobby import HostEntry, LobbyScreen
 from tui.screens.table import TCSS_DIR, TableScreen
 from tui.seats import HeldSeat, SeatStore
+from tui.widgets.wins import fetch_wins
 
 if TYPE_CHECKING:
     from tui.games.katootsie import KatootsieTable
@@ -475,6 +476,9 @@ class ClowderApp(App[int]):
             return
         tables = self._mark_mine(host, tables)
         lobby.set_tables(host.key, tables)
+        wins = await fetch_wins(client)
+        if wins is not None:
+            lobby.set_wins(host.key, wins)
         if self._return_pending and host.origin == "address":
             self._return_pending = False
             mine = [t for t in tables if t.get("yours") and t.get("status") != "over"]

@@ -109,6 +109,7 @@ def test_table_snapshot_with_chat_lines_and_the_chat_open(snap_compare: Any) -> 
         pilot.app.table.said("Bea", 1, "nice trick!")
         pilot.app.table.said("Sam", None, "gg all")
         await pilot.pause()
+        await pilot.pause()
 
     app = TableHarness(catchy_view(4))
     assert snap_compare(

@@ -28,6 +28,7 @@ from net.discovery import ssh_command
 from net.text import clean_text
 from tui.screens.dialogs import AddressDialog, CreateDialog, NameDialog, NewTable
 from tui.screens.table import TCSS_DIR
+from tui.widgets.wins import HostWins
 
 MUTED = "$foreground-muted"
 """A host's second line (where it was found, its tables): the theme's text colour, partly
@@ -166,6 +167,8 @@ class LobbyScreen(Screen[None]):
         self.hosts: list[HostEntry] = []
         self.tables: dict[str, list[dict[str, Any]]] = {}
         self.problems: dict[str, str] = {}
+        self.wins: dict[str, list[str]] = {}
+        """Each host's scoreboard lines (``net.scoreboard.wins_line``), under its tables."""
         """Why a host's tables could not be listed (it is tried again every few seconds)."""
         self._shown_rows: list[tuple[str, str, str, str]] | None = None
         self._ready = False
@@ -180,6 +183,7 @@ class LobbyScreen(Screen[None]):
                 yield Static("Tables", id="tables-title", classes="pane-title")
                 yield Static("", id="tables-ssh")
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
+                yield HostWins(id="host-wins")
         yield Static("", id="lobby-status")
         yield Footer()
 
@@ -258,7 +262,14 @@ class LobbyScreen(Screen[None]):
         if self._ready and self.selected is not None and self.selected.key == key:
             self._show_tables(self.selected, problem)
 
+    def set_wins(self, key: str, lines: list[str]) -> None:
+        """Host ``key``'s wins per game, shown under its tables while it is selected."""
+        self.wins[key] = list(lines)
+        if self._ready and self.selected is not None and self.selected.key == key:
+            self.query_one(HostWins).show(self.wins[key])
+
     def _show_tables(self, host: HostEntry | None, problem: str = "") -> None:
+        self.query_one(HostWins).show(self.wins.get(host.key, []) if host is not None else [])
         title = self.query_one("#tables-title", Static)
         widget = self.query_one("#tables", DataTable)
         command = host.ssh_command if host is not None else None

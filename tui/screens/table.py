@@ -299,6 +299,8 @@ class TableScreen(Screen[None], Generic[V]):
 
     def action_chat(self) -> None:
         self.query_one(ChatLine).open()
+        for log in self.query(GameLog):  # the open line takes a row: keep the newest in view
+            log.call_after_refresh(log.scroll_end, animate=False)
 
     def action_react(self, line: str) -> None:
         self.post_message(self.Say(line))
