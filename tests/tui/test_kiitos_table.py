@@ -229,6 +229,26 @@ async def test_your_own_word_cannot_be_challenged() -> None:
         assert "your own word" in prompt(app)
 
 
+async def test_a_late_challenge_is_told_who_challenged_first() -> None:
+    """Pressing ! just after another player's challenge names them (no letter was played)."""
+    reveal = kiitos_view(BIRD, seat=2)["reveal"]
+    view = kiitos_view([*BIRD, {"type": "challenge", "reveal": reveal}], seat=2)
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await ready(app)
+        ruled = {
+            "kind": "challenge",
+            "text": "Bea challenges BRIEF: it is in the dictionary. Bea loses the challenge.",
+            "data": {"seat": 1, "announcer": 0, "word": "brief", "valid": True, "loser": 1},
+        }
+        table.happened([ruled])
+        await pilot.pause()
+        await pilot.press("exclamation_mark")
+        assert app.actions == []
+        assert "Bea challenged BRIEF first" in prompt(app)
+        assert "a letter was played" not in prompt(app)
+
+
 async def test_the_ruling_on_a_challenge_is_told_and_w_explains_it() -> None:
     view = kiitos_view(BIRD, seat=2)
     app = harness(view)

@@ -367,8 +367,9 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         self._sent = ""
         """The word last sent, put back on the line if the host refuses it."""
         self._word_reveal: int | None = None
+        self._last_challenge: tuple[int, str] | None = None
+        """Who challenged which word, since the last word said: a late ``!`` is told so."""
         """The reveal of the last word said (a challenge names it)."""
-        self._look: Look | None = None
         self._ending = False
         self._typed_shown = False
         self.news = Text("")
@@ -527,6 +528,10 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             return "This table refuses non-words at once: there are no challenges"
         if view["announcer"] is not None and view["announcer"] == view["seat"]:
             return "That is your own word: others may challenge it"
+        if self._last_challenge is not None:
+            seat, word = self._last_challenge
+            challenger = capital(who(seat, view["players"], view["seat"]))
+            return f"{challenger} challenged {word} first: a word is challenged once"
         return "There is no word to challenge now (a letter was played after it)"
 
     def why_not_yours(self, what: str) -> str:
@@ -654,7 +659,11 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         me = None if view is None else view["seat"]
         if kind in ("lead", "say") and isinstance(data.get("reveal"), int):
             self._word_reveal = int(data["reveal"])
+            self._last_challenge = None
+        elif kind in ("play", "pickup"):
+            self._last_challenge = None  # a letter after the word: the usual reason applies
         elif kind == "challenge" and isinstance(data.get("seat"), int):
+            self._last_challenge = (int(data["seat"]), str(data.get("word", "")).upper())
             reveal = self._word_reveal
             if reveal is None and view is not None and view["phase"] != "waiting":
                 reveal = view["reveal"]
