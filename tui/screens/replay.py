@@ -22,7 +22,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Input, RichLog, Static
 
 from engine.core import BASE_VIEW_KEYS
 from net.replays import Replayer
@@ -99,8 +99,7 @@ class ReplayScreen(Screen[None]):
         with Horizontal(id="replay-body"):
             with VerticalScroll(id="replay-view"):
                 yield Static(id="replay-fields")
-            with VerticalScroll(id="replay-log-pane"):
-                yield Static(id="replay-log")
+            yield RichLog(id="replay-log-pane", wrap=True, markup=False, min_width=10)
         yield Input(placeholder="go to move number, Enter", id="replay-jump")
         yield Footer()
 
@@ -112,8 +111,10 @@ class ReplayScreen(Screen[None]):
     def refresh_all(self) -> None:
         self.query_one("#replay-head", Static).update(self._head())
         self.query_one("#replay-fields", Static).update(self._fields())
-        self.query_one("#replay-log", Static).update(self._log())
-        self.query_one("#replay-log-pane", VerticalScroll).scroll_end(animate=False)
+        log = self.query_one("#replay-log-pane", RichLog)
+        log.clear()
+        for line in self._log().split("\n"):
+            log.write(line, scroll_end=True)  # the newest line in view once laid out
 
     def round_number(self) -> int:
         return sum(1 for start in self._rounds if start <= self.index)
