@@ -96,8 +96,21 @@ async def test_the_ten_second_bar_runs_after_a_katootsie_call() -> None:
         assert timer.display
         left = timer.left_s()
         assert left is not None and 9.0 < left <= 10.0
-        assert "Katootsie! by Bea" in board(app)
+        assert "Answer now! Katootsie! by Bea" in board(app)
         assert "K!" in text_of(app.table.query_one("#scores"))
+
+
+async def test_the_katootsie_bar_label_fits_at_80x24() -> None:
+    """Seen in lan-sim: 'Katootsie! by Fay · answer in' lost its last word at 80 columns."""
+    game = letter_open()
+    game.call(1)
+    for seat, words in ((0, "Answer now! Katootsie! by Bea"), (1, "Your Katootsie! · hold on")):
+        app = harness(game.view(seat))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            label = app.table.query_one("#timer-label")
+            assert words in text_of(label)
+            assert label.size.width >= len(words)
 
 
 async def test_a_disputed_answer_is_voted_with_y_n_or_ctrl_y_ctrl_n() -> None:

@@ -404,8 +404,13 @@ class KatootsieTable(RealtimeTable[Any]):
         if stage == "letter" and isinstance(call, Mapping):
             until, total = call["until"], float(view.get("katootsie_seconds") or 10.0)
             key = ("call", call["seat"], until)
-            label.append(f"Katootsie! by {who(call['seat'], players, me)}", style=self.look("call"))
-            label.append(" · answer in time", style=self.look("muted"))
+            if call["seat"] == me:  # the label has about 30 columns at 80x24: the point first
+                label.append("Your Katootsie!", style=self.look("call"))
+                label.append(" · hold on", style=self.look("muted"))
+            else:
+                label.append("Answer now! ", style=self.look("muted"))
+                caller = who(call["seat"], players, me)
+                label.append(f"Katootsie! by {caller}", style=self.look("call"))
         elif stage in ("vote", "first_vote"):
             block = view.get(stage) or {}
             until, total = block.get("until"), 8.0
