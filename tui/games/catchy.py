@@ -411,7 +411,9 @@ class CatchyTable(TableScreen[CatchyView]):
         if action not in self.PLAY_ACTIONS:
             return True
         view = self.view
-        return view is not None and view["seat"] is not None and view["phase"] != "over"
+        if view is None or view.get("seat") is None:
+            return False
+        return view.get("phase") not in ("over", "waiting")
 
     def _my_turn(self, phase: str) -> bool:
         view = self.view
