@@ -114,7 +114,10 @@ async def test_killed_host_resumes_and_clients_continue(tmp_path: Path) -> None:
         assert record["states"][:2] == [False, True]
         before_version, before_hand = record["before"]
         after_version, after_hand = record["after"]
-        assert after_version == before_version and after_hand == before_hand  # nothing lost
+        # Nothing lost: the resumed table is where the client last saw it, or further on when
+        # a timer (Catchy!'s next deal) fired before the kill but its view never arrived.
+        assert after_version >= before_version
+        assert after_version > before_version or after_hand == before_hand
     # The resumed table counted as the open --table: no second one until t1 ended.
     opened = [line for line in output.splitlines() if "new Catchy! table" in line]
     assert all(output.index(line) > output.index("game over") for line in opened), output
