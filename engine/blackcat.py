@@ -60,6 +60,7 @@ from engine.core import (
     Outcome,
     Rng,
     Seat,
+    StaleReveal,
     action_field,
     action_type,
     check_deck,
@@ -110,12 +111,6 @@ class TooEarlyToCall(IllegalAction):
     """A call before the game has stalled (the top card has not lain untaken long enough)."""
 
     code = "too_early"
-
-
-class StaleReveal(IllegalAction):
-    """A grab aimed at a card that is no longer (or not yet) on top of the deck."""
-
-    code = "stale_reveal"
 
 
 @dataclass(slots=True)

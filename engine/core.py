@@ -89,6 +89,17 @@ class GameOver(IllegalAction):
     code = "game_over"
 
 
+class StaleReveal(IllegalAction):
+    """Real-time games: a claim aimed at a moment that is not open now (passed, or not yet).
+
+    A claim names the reveal it reacts to (:meth:`Game.reveal`), so one that
+    arrives after another claim took the card is refused with this, instead
+    of taking whatever is open now.
+    """
+
+    code = "stale_reveal"
+
+
 class InvalidOptions(ValueError):
     """Table options (or the player list) that a game cannot be set up with."""
 

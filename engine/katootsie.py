@@ -77,6 +77,7 @@ from engine.core import (
     Outcome,
     Rng,
     Seat,
+    StaleReveal,
     action_field,
     action_type,
     check_deck,
@@ -162,12 +163,6 @@ OPTIONS: tuple[Option, ...] = (
         maximum=600,
     ),
 )
-
-
-class StaleMoment(IllegalAction):
-    """A claim aimed at a moment that is not open now (too late, or not yet)."""
-
-    code = "stale_reveal"
 
 
 class LockedOut(IllegalAction):
@@ -655,9 +650,9 @@ class Katootsie(Game[KatootsieState]):
     def _check_moment(self, state: KatootsieState, action: Action) -> None:
         moment = action_field(action, "reveal", int)
         if state.phase != "letter":
-            raise StaleMoment("No letter is open for answers now")
+            raise StaleReveal("No letter is open for answers now")
         if moment != state.moment:
-            raise StaleMoment(
+            raise StaleReveal(
                 f"That was for moment #{moment}; the open one is #{state.moment} "
                 f"(letter {state.letter})"
             )

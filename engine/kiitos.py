@@ -63,6 +63,7 @@ from engine.core import (
     Rng,
     Seat,
     Secrets,
+    StaleReveal,
     action_field,
     action_type,
     check_deck,
@@ -148,12 +149,6 @@ ASSUMPTIONS: tuple[str, ...] = (
     f"A word is at most {MAX_WORD_LENGTH} letters.",
 )
 """Where the rulebook is silent and this engine chose; shown on the rules screen."""
-
-
-class StaleChallenge(IllegalAction):
-    """A challenge aimed at a word that can no longer be challenged."""
-
-    code = "stale_reveal"
 
 
 class NotAWord(IllegalAction):
@@ -646,7 +641,7 @@ class Kiitos(Game[KiitosState]):
         reveal = action_field(action, "reveal", int)
         word_open = state.announced
         if word_open is None or reveal != state.reveal_id:
-            raise StaleChallenge("There is no word to challenge now: a letter was played after it")
+            raise StaleReveal("There is no word to challenge now: a letter was played after it")
         announcer = word_open["seat"]
         if seat == announcer:
             raise IllegalAction("You cannot challenge your own word")

@@ -17,10 +17,10 @@ from typing import Any
 import msgpack
 import pytest
 
-from engine.blackcat import GAME, BlackCatState, StaleReveal
+from engine.blackcat import GAME, BlackCatState
 from engine.blackcat_scoring import card_label, full_deck, score_pile
 from engine.bots.blackcat import MIN_REACTION_S, RELUCTANT_FACTOR, BlackCatBot
-from engine.core import Event, Rng
+from engine.core import Event, Rng, StaleReveal
 
 NAMES = ["Ann", "Bea", "Cy", "Dot"]
 PLAYOUTS = 200

@@ -15,10 +15,9 @@ from engine.blackcat import (
     CALL_PHRASE,
     GAME,
     BlackCatState,
-    StaleReveal,
 )
 from engine.blackcat_scoring import full_deck, score_pile
-from engine.core import GameOver, InvalidAction, InvalidOptions
+from engine.core import GameOver, InvalidAction, InvalidOptions, StaleReveal
 
 PLAYERS = ["Ann", "Bea"]
 

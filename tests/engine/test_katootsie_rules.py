@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core import IllegalAction, InvalidOptions
+from engine.core import IllegalAction, InvalidOptions, StaleReveal
 from engine.katootsie import (
     CATEGORY_PAUSE_S,
     GAME,
@@ -12,7 +12,6 @@ from engine.katootsie import (
     LETTER_PAUSE_S,
     TIE_ACTION,
     LockedOut,
-    StaleMoment,
 )
 from tests.engine.katootsie_helpers import NAMES, code, letters, table
 
@@ -206,7 +205,7 @@ def test_rule_a_bad_answer_reopens_the_letter_as_a_new_moment() -> None:
     first = GAME.reveal(game.state)
     game.answer(0, "apple")
     assert GAME.reveal(game.state) == (first or 0) + 1
-    with pytest.raises(StaleMoment):
+    with pytest.raises(StaleReveal):
         game.act(1, {"type": "answer", "reveal": first, "text": "banana"})
 
 
@@ -391,7 +390,7 @@ def test_rule_letters_and_times_are_announced_and_stale_claims_refused() -> None
     game = table()
     game.to_letter()
     moment = GAME.reveal(game.state)
-    with pytest.raises(StaleMoment):
+    with pytest.raises(StaleReveal):
         game.act(0, {"type": "answer", "reveal": (moment or 0) + 1, "text": "banana"})
     game.answer(0, "banana")
     assert game.view()["letter_at"] == pytest.approx(game.now + LETTER_PAUSE_S)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.core import IllegalAction, InvalidAction, InvalidOptions, NotYourTurn
+from engine.core import IllegalAction, InvalidAction, InvalidOptions, NotYourTurn, StaleReveal
 from engine.kiitos import (
     ASSUMPTIONS,
     CHALLENGE_CARDS,
@@ -18,7 +18,6 @@ from engine.kiitos import (
     SUPER,
     KiitosState,
     NotAWord,
-    StaleChallenge,
 )
 from engine.kiitos_table import END, START, extensions, full_deck, letters
 from tests.engine.kiitos_helpers import (
@@ -589,7 +588,7 @@ def test_rule_a_word_cannot_be_challenged_once_a_letter_is_played_after_it() -> 
     state = play(state, 1, "A")
     assert GAME.reveal(state) is None
     assert all(action["type"] != "challenge" for action in GAME.legal_actions(state, 1))
-    with pytest.raises(StaleChallenge):
+    with pytest.raises(StaleReveal):
         act(state, 1, type="challenge", reveal=reveal)
 
 
@@ -609,7 +608,7 @@ def test_rule_you_cannot_challenge_your_own_word() -> None:
 
 def test_rule_a_challenge_names_the_word_it_means() -> None:
     state = lead(cats(), 0, "cats")
-    with pytest.raises(StaleChallenge):
+    with pytest.raises(StaleReveal):
         act(state, 1, type="challenge", reveal=state.reveal_id - 1)
 
 
@@ -622,7 +621,7 @@ def test_rule_with_3_or_4_players_anyone_else_may_grab_a_challenge_card() -> Non
     assert GAME.realtime and GAME.claim_types == {"challenge"}
     state = challenge(state, 2)
     assert state.challenges == [1, 0, 0, 0]
-    with pytest.raises(StaleChallenge):  # the slower grab comes too late
+    with pytest.raises(StaleReveal):  # the slower grab comes too late
         act(state, 3, **claim)
 
 

@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 
 from engine import registry
-from engine.blackcat import StaleReveal
-from engine.core import IllegalAction, NotYourTurn, Option, Rng
+from engine.core import IllegalAction, NotYourTurn, Option, Rng, StaleReveal
 from engine.kiitos import NotAWord
 from net.host import protocol_code
 from net.messages import ERRORS, CreateTable, ListTables
