@@ -110,3 +110,10 @@ async def test_through_the_real_app_and_host_the_line_comes_back_into_the_log(
             await pilot.pause(0.01)
         else:
             raise AssertionError("the chat line never came back from the host")
+
+
+def test_a_host_table_spec_may_hide_spectators_chat() -> None:
+    from tui.commands.tablespec import parse_table_spec
+
+    spec = parse_table_spec("kitten:spectator_chat=hidden,bots=1")
+    assert spec.options == {"spectator_chat": "hidden"} and spec.bots == 1

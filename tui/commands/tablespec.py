@@ -9,8 +9,9 @@ from engine import registry
 from engine.core import InvalidOptions, parse_options
 from tui.commands import UsageError
 
-TABLE_KEYS = {"seats", "bots", "takeover"}
-"""Keys about the table rather than the game: seat count, bots, bot takeover delay (s)."""
+TABLE_KEYS = {"seats", "bots", "takeover", "spectator_chat"}
+"""Keys about the table rather than the game: seat count, bots, bot takeover delay (s),
+whether spectators' chat reaches the players during the game (net.chat)."""
 
 
 @dataclass
