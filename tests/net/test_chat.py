@@ -128,3 +128,10 @@ def test_the_hidden_rule_is_read_back_from_the_journal() -> None:
 
     assert rule_of([{"r": "table"}]) == "shown"
     assert rule_of([{"r": "table"}, {"r": "chat_rule", "spectator_chat": "hidden"}]) == "hidden"
+
+
+async def test_the_hidden_rule_survives_a_host_restart(tmp_path: Path) -> None:
+    async with running_host(tmp_path) as host:
+        table = host.create_table("catchy", {"spectator_chat": "hidden"}, seats=2).table.id
+    async with running_host(tmp_path) as host:
+        assert host.runners[table].spectator_chat == "hidden"
