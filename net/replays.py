@@ -278,12 +278,33 @@ def list_archived(state_dir: Path, limit: int = MAX_LISTED) -> list[dict[str, An
     for path in paths:
         if len(found) >= limit:
             break
+        row = _summary_of(path)
+        if row is not None:
+            found.append(row)
+    return found
+
+
+_SUMMARIES: dict[tuple[str, int, int], dict[str, Any] | None] = {}
+"""Archived journals' summaries by (path, mtime, size): an archive does not change, and
+replaying every game on each ``list_replays`` would stall the host."""
+
+
+def _summary_of(path: Path) -> dict[str, Any] | None:
+    """A finished game's summary (``None``: damaged or not finished), cached."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    key = (str(path), info.st_mtime_ns, info.st_size)
+    if key not in _SUMMARIES:
         try:
             record = record_of(read_records(path))
-            found.append(summary(record, check_finished(record)))
+            _SUMMARIES[key] = summary(record, check_finished(record))
         except (ReplayError, JournalError, KeyError, TypeError, ValueError):
-            continue
-    return found
+            _SUMMARIES[key] = None
+        if len(_SUMMARIES) > 4 * MAX_LISTED:
+            _SUMMARIES.pop(next(iter(_SUMMARIES)))
+    return _SUMMARIES[key]
 
 
 def export_lines(record: GameRecord) -> list[dict[str, Any]]:
