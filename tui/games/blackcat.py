@@ -486,16 +486,6 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
     # Intents ------------------------------------------------------------------------
 
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"grab", "call", "cancel"})
-    """Keys for a player in a game under way: not offered to spectators or once it is over."""
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer offers the play keys only to a seated player while the game is on."""
-        if action not in self.PLAY_ACTIONS:
-            return True
-        view = self.view
-        if view is None or view.get("seat") is None:
-            return False
-        return view.get("phase") not in ("over", "waiting")
 
     def action_grab(self, pile: int) -> None:
         self.calling = False

@@ -404,16 +404,6 @@ class CatchyTable(TableScreen[CatchyView]):
     # Keys ----------------------------------------------------------------------
 
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"move", "play", "number", "swap", "cancel"})
-    """Keys for a player in a game under way: not offered to spectators or once it is over."""
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer offers the play keys only to a seated player while the game is on."""
-        if action not in self.PLAY_ACTIONS:
-            return True
-        view = self.view
-        if view is None or view.get("seat") is None:
-            return False
-        return view.get("phase") not in ("over", "waiting")
 
     def _my_turn(self, phase: str) -> bool:
         view = self.view

@@ -671,16 +671,6 @@ class KatootsieTable(RealtimeTable[Any]):
     # Intents ----------------------------------------------------------------------
 
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"katootsie", "vote", "first"})
-    """Keys for a player in a game under way: not offered to spectators or once it is over."""
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer offers the play keys only to a seated player while the game is on."""
-        if action not in self.PLAY_ACTIONS:
-            return True
-        view = self.view
-        if view is None or view.get("seat") is None:
-            return False
-        return view.get("phase") not in ("over", "waiting")
 
     def action_katootsie(self) -> None:
         view = self.view

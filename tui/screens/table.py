@@ -120,6 +120,20 @@ class TableScreen(Screen[None], Generic[V]):
         self._link = (True, place)
         self._look: Look | None = None
 
+    # Keys ----------------------------------------------------------------------
+
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    """The actions of keys that play: offered only to a seated player while the game is on."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer offers the play keys only to a seated player while the game is on."""
+        if action not in self.PLAY_ACTIONS:
+            return True
+        view = self.view
+        if view is None or view.get("seat") is None:
+            return False
+        return view.get("phase") not in ("over", "waiting")
+
     # Styles from the stylesheet --------------------------------------------------
 
     look_prefix: ClassVar[str] = ""
