@@ -97,11 +97,12 @@ async def test_at_katootsie_letters_stay_in_the_answer_and_ctrl_t_chats() -> Non
 async def test_through_the_real_app_and_host_the_line_comes_back_into_the_log(
     tmp_path: Any,
 ) -> None:
-    from tests.tui.test_play import solo_app, table_of
+    from tests.tui.solo import solo_app, table_of
+    from tui.games.catchy import CatchyTable
 
-    app = solo_app(tmp_path)
+    app = solo_app(tmp_path, "catchy")
     async with app.run_test(size=SIZE) as pilot:
-        table = await table_of(pilot)
+        table = await table_of(pilot, CatchyTable)
         await pilot.press("f1")
         log = table.query_one(GameLog)
         for _ in range(500):
