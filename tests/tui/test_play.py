@@ -13,40 +13,11 @@ from typing import Any
 from textual.pilot import Pilot
 
 from engine.catchy import STARTING
-from tui.app import ClowderApp, PlayRequest
+from tests.tui.solo import answered, solo_app, table_of
 from tui.games.catchy import CatchyTable
 from tui.screens.results import ResultsScreen
 
 MAX_KEYS = 600
-
-
-def solo_app(tmp_path: Path, **options: Any) -> ClowderApp:
-    return ClowderApp(
-        name="Ann",
-        config_dir=tmp_path,
-        play=PlayRequest("catchy", options),
-        host_bind="127.0.0.1",
-        advertise=False,
-        bot_delay_s=0.0,
-    )
-
-
-async def table_of(pilot: Pilot[Any]) -> CatchyTable:
-    for _ in range(200):
-        await pilot.pause()
-        for screen in pilot.app.screen_stack:
-            if isinstance(screen, CatchyTable) and screen.view is not None:
-                return screen
-    raise AssertionError("the table never showed a view")
-
-
-async def answered(pilot: Pilot[Any], table: CatchyTable, before: object) -> None:
-    """Wait (up to 10 s, for a busy machine) until the host's answer replaces ``before``."""
-    for _ in range(1000):
-        if table.view is not before:
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the host never answered the move")
 
 
 async def play_one_key_turn(pilot: Pilot[Any], table: CatchyTable) -> None:
@@ -63,9 +34,9 @@ async def play_one_key_turn(pilot: Pilot[Any], table: CatchyTable) -> None:
 
 
 async def test_a_whole_game_against_the_bot_by_keys(tmp_path: Path) -> None:
-    app = solo_app(tmp_path, target=3)
+    app = solo_app(tmp_path, "catchy", {"target": 3})
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await table_of(pilot)
+        table = await table_of(pilot, CatchyTable)
         assert table.view is not None and "Ann" in table.view["players"]
         rounds_seen: set[int] = set()
         for _ in range(MAX_KEYS):
@@ -97,9 +68,9 @@ async def test_a_whole_game_against_the_bot_by_keys(tmp_path: Path) -> None:
 
 async def test_an_illegal_card_is_refused_with_the_reason(tmp_path: Path) -> None:
     """Press the cards one by one when following: a refused one shows the engine's reason."""
-    app = solo_app(tmp_path)
+    app = solo_app(tmp_path, "catchy")
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await table_of(pilot)
+        table = await table_of(pilot, CatchyTable)
         for _ in range(MAX_KEYS):
             await pilot.pause()
             view = table.view

@@ -14,7 +14,8 @@ import pytest
 from textual.pilot import Pilot
 
 from engine.blackcat import BlackCatView
-from tui.app import ClowderApp, PlayRequest
+from net.runner import BOT_DELAY_S
+from tests.tui.solo import solo_app, table_of
 from tui.commands.reaction import reaction_scale
 from tui.games.blackcat import BlackCatTable
 from tui.screens.results import ResultsScreen
@@ -25,13 +26,9 @@ REACTION_S = 0.15
 GRABS = 4
 
 
-async def table_of(pilot: Pilot[Any]) -> BlackCatTable:
-    for _ in range(200):
-        await pilot.pause()
-        for screen in pilot.app.screen_stack:
-            if isinstance(screen, BlackCatTable) and screen.view and screen.view["phase"] == "play":
-                return screen
-    raise AssertionError("the table never showed a view")
+def in_play(table: BlackCatTable) -> bool:
+    """The first card is up (after the host's start countdown)."""
+    return table.view is not None and table.view["phase"] == "play"
 
 
 async def next_card(pilot: Pilot[Any], table: BlackCatTable, after: int) -> BlackCatView:
@@ -48,25 +45,12 @@ async def next_card(pilot: Pilot[Any], table: BlackCatTable, after: int) -> Blac
     raise AssertionError(f"no card after reveal {after}")
 
 
-def solo_app(tmp_path: Path, bot_reaction_scale: float = 1.0) -> ClowderApp:
-    """``clowder play blackcat --bots 1`` on loopback."""
-    return ClowderApp(
-        name="Ann",
-        config_dir=tmp_path,
-        # stall=0: the test calls the end at once (the stall rule: test_blackcat_stall.py).
-        play=PlayRequest("blackcat", {"stall": 0}, bots=1),
-        host_bind="127.0.0.1",
-        advertise=False,
-        bot_reaction_scale=bot_reaction_scale,
-    )
-
-
 async def test_grabs_by_keys_are_ruled_by_the_host_then_calling_ends_the_game(
     tmp_path: Path,
 ) -> None:
-    app = solo_app(tmp_path)
+    app = solo_app(tmp_path, "blackcat", {"stall": 0}, bots=1, bot_delay_s=BOT_DELAY_S)
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await table_of(pilot)
+        table = await table_of(pilot, BlackCatTable, in_play)
         seen = 0
         for turn in range(GRABS):
             view = await next_card(pilot, table, seen)
@@ -102,8 +86,15 @@ async def test_grabs_by_keys_are_ruled_by_the_host_then_calling_ends_the_game(
 
 
 async def test_bot_reaction_reaches_the_embedded_host(tmp_path: Path) -> None:
-    app = solo_app(tmp_path, reaction_scale(1.6))
+    app = solo_app(
+        tmp_path,
+        "blackcat",
+        {"stall": 0},
+        bots=1,
+        bot_delay_s=BOT_DELAY_S,
+        bot_reaction_scale=reaction_scale(1.6),
+    )
     async with app.run_test(size=(80, 24)) as pilot:
-        await table_of(pilot)
+        await table_of(pilot, BlackCatTable, in_play)
         assert app.embedded is not None
         assert app.embedded.host.bot_reaction_scale == 2.0

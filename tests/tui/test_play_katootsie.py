@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 
 from engine import katootsie
 from engine import katootsie_answers as answers
 from net.host import Host
-from tui.app import ClowderApp, PlayRequest
+from net.runner import BOT_DELAY_S
+from tests.tui.solo import solo_app, table_of
 from tui.games.katootsie import KatootsieTable
 from tui.screens.results import ResultsScreen
 
@@ -44,16 +44,6 @@ OPTIONS = {
 }
 
 
-async def table_of(pilot: Pilot[Any]) -> KatootsieTable:
-    for _ in range(400):
-        await pilot.pause(0.01)
-        for screen in pilot.app.screen_stack:
-            if isinstance(screen, KatootsieTable) and screen.view:  # noqa: SIM102
-                if screen.view["phase"] != "waiting":
-                    return screen
-    raise AssertionError("the table never showed a view")
-
-
 def my_answer(view: dict[str, Any]) -> str | None:
     """An answer from the list that nobody used yet (the player knows the list)."""
     code = view["category"]["code"]
@@ -67,17 +57,17 @@ def my_answer(view: dict[str, Any]) -> str | None:
 async def test_a_whole_game_against_three_bots_by_keys_ends_at_the_results(
     tmp_path: Path, short_game: None
 ) -> None:
-    app = ClowderApp(
-        name="Ann",
-        config_dir=tmp_path,
-        play=PlayRequest("katootsie", OPTIONS, bots=3),
-        host_bind="127.0.0.1",
-        advertise=False,
+    app = solo_app(
+        tmp_path,
+        "katootsie",
+        OPTIONS,
+        bots=3,
+        bot_delay_s=BOT_DELAY_S,
         bot_reaction_scale=0.2,
     )
     answered = 0
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await table_of(pilot)
+        table = await table_of(pilot, KatootsieTable)
         tried: set[int] = set()
         for _ in range(3000):
             if isinstance(app.screen, ResultsScreen):

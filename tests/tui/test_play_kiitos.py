@@ -11,12 +11,10 @@ host). The game ends on the results screen.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 
-from tui.app import ClowderApp, PlayRequest
+from tests.tui.solo import answered, solo_app, table_of
 from tui.games.kiitos import KiitosTable, KiitosView
 from tui.screens.results import ResultsScreen
 
@@ -27,44 +25,16 @@ REACTION_S = 0.15
 """How long the player waits before challenging (the host refuses reactions under 80 ms)."""
 
 
-def solo_app(tmp_path: Path, **options: Any) -> ClowderApp:
-    return ClowderApp(
-        name="Ann",
-        config_dir=tmp_path,
-        play=PlayRequest("kiitos", options, bots=1),
-        host_bind="127.0.0.1",
-        advertise=False,
-        bot_delay_s=0.0,
-        bot_reaction_scale=0.05,
-    )
-
-
-async def table_of(pilot: Pilot[Any]) -> KiitosTable:
-    for _ in range(200):
-        await pilot.pause()
-        for screen in pilot.app.screen_stack:
-            if isinstance(screen, KiitosTable) and screen.playing is not None:
-                return screen
-    raise AssertionError("the table never showed a view")
-
-
-async def answered(pilot: Pilot[Any], table: KiitosTable, before: KiitosView) -> None:
-    """Wait (up to 10 s, for a busy machine) until the host's answer replaces ``before``."""
-    for _ in range(1000):
-        if table.view is not before:
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the host never answered the move")
-
-
 def kinds(view: KiitosView) -> set[str]:
     return {str(action["type"]) for action in view["legal"]}
 
 
 async def test_a_whole_game_against_a_bot_by_keys_ends_at_the_results(tmp_path: Path) -> None:
-    app = solo_app(tmp_path, mode="simple", rounds=1)
+    app = solo_app(
+        tmp_path, "kiitos", {"mode": "simple", "rounds": 1}, bots=1, bot_reaction_scale=0.05
+    )
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await table_of(pilot)
+        table = await table_of(pilot, KiitosTable, lambda screen: screen.playing is not None, 200)
         said = challenged = 0
         for _ in range(MAX_STEPS):
             await pilot.pause()

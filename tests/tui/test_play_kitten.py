@@ -9,13 +9,11 @@ ends on the results screen, which says who won and who went out.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 
-from engine.kitten import CHALLENGE, KittenView
-from tui.app import ClowderApp, PlayRequest
+from engine.kitten import CHALLENGE
+from tests.tui.solo import answered, solo_app, table_of
 from tui.games.kitten import KittenTable, RevealScreen
 from tui.screens.results import ResultsScreen
 
@@ -24,43 +22,10 @@ pytestmark = pytest.mark.timeout(120)
 MAX_STEPS = 2000
 
 
-def solo_app(tmp_path: Path, **options: Any) -> ClowderApp:
-    return ClowderApp(
-        name="Ann",
-        config_dir=tmp_path,
-        play=PlayRequest("kitten", options, bots=2),
-        host_bind="127.0.0.1",
-        advertise=False,
-        bot_delay_s=0.0,
-    )
-
-
-async def table_of(pilot: Pilot[Any]) -> KittenTable:
-    for _ in range(200):
-        await pilot.pause()
-        for screen in pilot.app.screen_stack:
-            if (
-                isinstance(screen, KittenTable)
-                and screen.view
-                and screen.view["phase"] != "waiting"
-            ):
-                return screen
-    raise AssertionError("the table never showed a view")
-
-
-async def answered(pilot: Pilot[Any], table: KittenTable, before: KittenView) -> None:
-    """Wait (up to 10 s, for a busy machine) until the host's answer replaces ``before``."""
-    for _ in range(1000):
-        if table.view is not before:
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("the host never answered the move")
-
-
 async def test_a_whole_game_against_two_bots_by_keys_ends_at_the_results(tmp_path: Path) -> None:
-    app = solo_app(tmp_path)
+    app = solo_app(tmp_path, "kitten", bots=2)
     async with app.run_test(size=(80, 24)) as pilot:
-        table = await table_of(pilot)
+        table = await table_of(pilot, KittenTable)
         reveals = 0
         for _ in range(MAX_STEPS):
             await pilot.pause()

@@ -200,6 +200,11 @@ class TableScreen(Screen[None], Generic[V]):
         if self.view is None:
             self._show_waiting({"phase": "waiting", "seats": []})
         else:
+            # Drawn once the whole board is mounted (a view can come before the screen is up).
+            self.call_after_refresh(self._draw_pending)
+
+    def _draw_pending(self) -> None:
+        if self.view is not None and self.is_attached:
             self.watch_view(self.view)
 
     # Data down -----------------------------------------------------------------

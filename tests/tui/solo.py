@@ -1,0 +1,65 @@
+"""A whole game through ``clowder play``, driven by keys: the app and the waits every game uses.
+
+The app hosts its own table on loopback (no LAN, no discovery) with bots in
+the other seats, as ``clowder play GAME --bots N`` does; the waits are long
+enough for a busy machine and say what they waited for when they give up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from textual.pilot import Pilot
+
+from tui.app import ClowderApp, PlayRequest
+from tui.screens.table import TableScreen
+
+T = TypeVar("T", bound=TableScreen[Any])
+
+
+def solo_app(
+    tmp_path: Path,
+    game: str,
+    options: dict[str, Any] | None = None,
+    *,
+    bots: int | None = None,
+    **settings: Any,
+) -> ClowderApp:
+    """``clowder play GAME`` on loopback, in a test's own folder; bots act at once by default."""
+    settings.setdefault("bot_delay_s", 0.0)
+    return ClowderApp(
+        name="Ann",
+        config_dir=tmp_path,
+        play=PlayRequest(game, options or {}, bots=bots),
+        host_bind="127.0.0.1",
+        advertise=False,
+        **settings,
+    )
+
+
+def playing(screen: TableScreen[Any]) -> bool:
+    """The table shows a game under way (not the waiting room)."""
+    return screen.view is not None and screen.view["phase"] != "waiting"
+
+
+async def table_of(
+    pilot: Pilot[Any], kind: type[T], ready: Callable[[T], bool] = playing, rounds: int = 400
+) -> T:
+    """The app's table of ``kind`` once ``ready`` (by default: a game under way)."""
+    for _ in range(rounds):
+        await pilot.pause(0.01)
+        screen = pilot.app.screen  # the table on show (mounted), not one still being pushed
+        if isinstance(screen, kind) and ready(screen):
+            return screen
+    raise AssertionError(f"the {kind.__name__} never showed a game")
+
+
+async def answered(pilot: Pilot[Any], table: TableScreen[Any], before: object) -> None:
+    """Wait (up to 10 s, for a busy machine) until the host's answer replaces ``before``."""
+    for _ in range(1000):
+        if table.view is not before:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the host never answered the move")
