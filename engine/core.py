@@ -639,7 +639,11 @@ class Game(ABC, Generic[S]):
     def new_game(
         self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
     ) -> S:
-        """A new game for ``players`` (seat order), deterministic from ``seed``."""
+        """A new game for ``players`` (seat order), deterministic from ``seed``.
+
+        The game starts at host time 0.0: timers set up here count from 0, and
+        the host's table clock reads 0 when the game is dealt.
+        """
         names = check_players(self.title, players, self.min_players, self.max_players)
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise InvalidOptions(f"The seed is a whole number, not {seed!r}")

@@ -251,6 +251,9 @@ class TableRunner:
 
     def start_if_full(self) -> None:
         if self.table.start_if_full():
+            # A game starts at table time 0 (the engine's new_game has no clock: its first
+            # timers count from 0). Nothing before the start was journaled with a time.
+            self._offset = -self._loop.time()
             names = ", ".join(seat.name or "?" for seat in self.table.seats)
             self.log(f"[{self.table.id}] {self.table.game.title} starts: {names}")
             if self.realtime and self.start_countdown_s > 0:
