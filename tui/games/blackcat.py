@@ -545,14 +545,9 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
     def results_lines(self, view: BlackCatView) -> list[str]:
         players = view["players"]
         outcome = view["outcome"]
-        winners = [] if outcome is None else outcome["winners"]
         scores = view["scores"] if outcome is None else outcome["scores"]
         seat = view["seat"]
-        names = " and ".join(players[index] for index in winners if index < len(players))
-        if seat is not None and seat in winners:
-            head = "You win!" if len(winners) == 1 else f"You share the win ({names})!"
-        else:
-            head = f"{names} win{'s' if len(winners) == 1 else ''}."
+        head = self.winners_line(view)
         if view["ended"] == "call":
             how = f"{capital(name_of(view, view['called_by']))} called the end."
         else:

@@ -761,14 +761,9 @@ class KatootsieTable(RealtimeTable[Any]):
     def results_lines(self, view: Any) -> list[str]:
         players = view["players"]
         outcome = view["outcome"]
-        winners = [] if outcome is None else outcome["winners"]
         scores = view["scores"] if outcome is None else outcome["scores"]
         seat = view["seat"]
-        names = " and ".join(players[index] for index in winners if index < len(players))
-        if seat is not None and seat in winners:
-            head = "You win!" if len(winners) == 1 else f"You share the win ({names})!"
-        else:
-            head = f"{names} win{'s' if len(winners) == 1 else ''}."
+        head = self.winners_line(view)
         lines = [head]
         sudden = view.get("sudden_death")
         if sudden:

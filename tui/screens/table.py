@@ -272,6 +272,19 @@ class TableScreen(Screen[None], Generic[V]):
         if choice == "leave":
             self.action_leave()
 
+    def winners_line(self, view: V) -> str:
+        """Who won, said to this player: "You win!", "You share the win (Ann and you)!"..."""
+        players = view["players"]
+        outcome = view["outcome"]
+        winners = [] if outcome is None else outcome["winners"]
+        names = " and ".join(players[index] for index in winners if index < len(players))
+        seat = view["seat"]
+        if seat is not None and seat in winners:
+            return "You win!" if len(winners) == 1 else f"You share the win ({names})!"
+        if not winners:
+            return "Nobody won."
+        return f"{names} win{'s' if len(winners) == 1 else ''}."
+
     def results_lines(self, view: V) -> list[str]:
         outcome = view["outcome"]
         players = view["players"]
