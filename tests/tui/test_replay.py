@@ -61,6 +61,15 @@ def test_the_chat_and_each_step_are_told() -> None:
     assert "» Ann: gg" in screen._log().plain
 
 
+def test_the_setup_lines_stay_at_the_head_of_the_log_after_move_0() -> None:
+    """Round 1's deal is told at move 0 and still at every later move (seen lost on lan-sim)."""
+    replayer = kitten_replayer()
+    first = ReplayScreen(replayer, index=0)._log().plain.splitlines()[0]
+    assert "deals" in first
+    for index in (1, 2, replayer.last):
+        assert ReplayScreen(replayer, index=index)._log().plain.splitlines()[0] == first
+
+
 def test_clowder_replay_lists_and_exports(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -174,9 +174,10 @@ class ReplayScreen(Screen[None]):
                     style = "bold" if frame.index == self.index else ""
                     lines.append(Text(printable(event.text), style=style))
             lines += [note_text(note) for note in notes if int(note.get("after", 0)) == frame.index]
-        if self.index == 0:
-            state = self.replayer.frames[0].state
-            lines = [Text(printable(event.text)) for event in getattr(state, "log", [])] + lines
+        # The setup's lines (round 1's deal) are in the first state's log, not in any
+        # frame's events: they head the log at every move, not only at move 0.
+        state = self.replayer.frames[0].state
+        lines = [Text(printable(event.text)) for event in getattr(state, "log", [])] + lines
         return Text("\n").join(lines[-LOG_LINES:])
 
     # Moving --------------------------------------------------------------------
