@@ -25,19 +25,17 @@ import asyncio
 import contextlib
 import os
 import re
-import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import asyncssh
 
 from net.ssh_gateway import SshGateway, client_command, client_environment
 from net.ssh_pty import PtyProcess
 from tests.net.hosting import running_host
-from tests.perf.report import Report
+from tests.perf.report import Report, timing_row
 
 FULL = {"connects": 20, "keys": 100}
 QUICK = {"connects": 2, "keys": 10}
@@ -224,25 +222,6 @@ async def run(connects: int, keys: int, folder: Path) -> dict[str, tuple[list[fl
     return {"ssh": ssh, "local": local}
 
 
-def percentile(samples: list[float], fraction: float) -> float:
-    ordered = sorted(samples)
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def row(name: str, samples: list[float], baseline: list[float]) -> dict[str, Any]:
-    base_p50 = statistics.median(baseline)
-    return {
-        "measure": name,
-        "n": len(samples),
-        "p50_ms": statistics.median(samples),
-        "p99_ms": percentile(samples, 0.99),
-        "baseline_p50_ms": base_p50,
-        "baseline_p99_ms": percentile(baseline, 0.99),
-        "p50_over_baseline": statistics.median(samples) / base_p50 if base_p50 else 0.0,
-    }
-
-
 def measure(quick: bool) -> Report:
     """Connect-to-lobby and key round trips through SSH, next to a local terminal."""
     sizes = QUICK if quick else FULL
@@ -261,9 +240,9 @@ def measure(quick: bool) -> Report:
             "p50_over_baseline",
         ],
         rows=[
-            row("ssh_connect_lobby", ssh[0], local[0]),
-            row("ssh_key_roundtrip", ssh[1], local[1]),
-            row("ssh_key_first_byte", ssh[2], local[2]),
+            timing_row("ssh_connect_lobby", ssh[0], local[0]),
+            timing_row("ssh_key_roundtrip", ssh[1], local[1]),
+            timing_row("ssh_key_first_byte", ssh[2], local[2]),
         ],
         notes=[
             "loopback, 80x24, asyncssh client; baseline: the same client command and "

@@ -8,6 +8,7 @@ reference taken a moment before on the same machine).
 from __future__ import annotations
 
 import json
+import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,3 +45,24 @@ class Report:
         lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in body]
         lines += [f"note: {note}" for note in self.notes]
         return f"{self.name}\n" + "\n".join(lines)
+
+
+def percentile(samples: list[float], fraction: float) -> float:
+    """The sample at ``fraction`` (0..1) of the sorted list (no interpolation)."""
+    ordered = sorted(samples)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def timing_row(name: str, samples: list[float], baseline: list[float]) -> dict[str, Any]:
+    """One timing (ms) with its p50/p99 next to the same run's baseline, and their ratio."""
+    base_p50 = statistics.median(baseline)
+    return {
+        "measure": name,
+        "n": len(samples),
+        "p50_ms": statistics.median(samples),
+        "p99_ms": percentile(samples, 0.99),
+        "baseline_p50_ms": base_p50,
+        "baseline_p99_ms": percentile(baseline, 0.99),
+        "p50_over_baseline": statistics.median(samples) / base_p50 if base_p50 else 0.0,
+    }
