@@ -53,7 +53,7 @@ REACTION_S = 0.12
 CALL_AFTER = 20
 """The raw player takes actions that end the game only after this many views."""
 RAW_WORDS = 6
-TABLE_SECONDS = 10.0
+TABLE_SECONDS = 20.0
 """A game still on after this long is checked as far as it went (Katootsie!'s 52 letters
 take minutes in real time); every other game ends well within it."""
 
