@@ -9,14 +9,16 @@ forwards it to whoever may hear it (:func:`hears`).
 
 A table may keep spectators' chat from its players while the game is on
 (the ``spectator_chat`` table option, ``"hidden"``), so that watchers, who
-may see more than the players, cannot whisper hands.
+may see more than the players, cannot whisper hands. The players choose:
+any of them may hide or show it at any time (:func:`set_rule`), also after
+the table was created with it; spectators cannot.
 """
 
 from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 MAX_CHAT: Final = 200
 """The longest chat line, in characters (the wire bound of ``chat.text``)."""
@@ -32,6 +34,12 @@ QUICK_REACTIONS: Final = ("gg", "nice", "oops", "well played", "hurry up")
 SPECTATOR_CHAT_OPTION: Final = "spectator_chat"
 """The table option: ``"shown"`` (default) or ``"hidden"`` (from players while the game is on)."""
 SPECTATOR_CHAT_VALUES: Final = ("shown", "hidden")
+
+
+class PlayersOnly(ValueError):
+    """A spectator tried to set the table's ``spectator_chat`` rule; ``code`` ``players_only``."""
+
+    code = "players_only"
 
 
 class ChatRefused(ValueError):
@@ -100,6 +108,11 @@ def game_on(table: Any) -> bool:
     return bool(table.started) and table.outcome is None
 
 
+def rule_record(rule: str, seat: int | None, name: str | None, now: float) -> dict[str, Any]:
+    """The journal record of the rule set (a note; ``seat``/``name`` ``None``: at creation)."""
+    return {"r": "chat_rule", SPECTATOR_CHAT_OPTION: rule, "seat": seat, "name": name, "now": now}
+
+
 def rule_of(records: list[dict[str, Any]]) -> str:
     """A table's ``spectator_chat`` rule from its journal (the last ``chat_rule`` record)."""
     rule = "shown"
@@ -135,3 +148,37 @@ def say(runner: Any, speaker: Any, text: str, now: float) -> dict[str, Any]:
         if hears(attachment.seat, seat, hidden, on):
             attachment.peer.send(message)
     return entry
+
+
+def set_rule(runner: Any, setter: Any, rule: str) -> dict[str, Any] | None:
+    """A player at ``runner``'s table sets its ``spectator_chat`` rule to ``rule``.
+
+    Journaled and told to everyone at the table (spectators too: they should
+    know when the players no longer hear them); returns the record, or
+    ``None`` when the rule already was ``rule`` (nothing changes, nothing is
+    said). Raises :class:`PlayersOnly` for a spectator and ``ValueError`` for
+    a rule that is not one of :data:`SPECTATOR_CHAT_VALUES`.
+    """
+    rule = check_option(rule)
+    seat = runner.seat_of(setter)
+    if seat is None:
+        raise PlayersOnly("Only the players choose whether they hear the spectators")
+    if runner.spectator_chat == rule:
+        return None
+    table = runner.table
+    name = table.seats[seat].name or setter.name
+    entry = rule_record(rule, seat, name, runner.now())
+    table.journal(entry)
+    runner.spectator_chat = rule
+    tell_rule(runner, [a.peer for a in runner.attached], seat, name)
+    return entry
+
+
+def tell_rule(runner: Any, peers: list[Any], seat: int | None, name: str | None) -> None:
+    """Send the table's rule now to ``peers`` (with who set it, when someone did)."""
+    from net.messages import ChatRule
+
+    rule: Literal["shown", "hidden"] = "hidden" if runner.spectator_chat == "hidden" else "shown"
+    message = ChatRule(table=runner.table.id, spectator_chat=rule, name=name, seat=seat)
+    for peer in peers:
+        peer.send(message)

@@ -28,6 +28,7 @@ from net.messages import (
     PROTOCOL_VERSION,
     Act,
     Chat,
+    ChatRule,
     Created,
     CreateTable,
     Error,
@@ -108,6 +109,7 @@ class Client:
         name: str,
         *,
         token: str | None = None,
+        player_key: str | None = None,
         reconnect: bool = True,
         ping_interval_s: float = PING_INTERVAL_S,
     ) -> None:
@@ -115,6 +117,8 @@ class Client:
         self.port = port
         self.name = name
         self.token = token
+        self.player_key = player_key
+        """The player's own secret (``hello.player``): how the host's scoreboard knows them."""
         self.reconnect = reconnect
         self.ping_interval_s = ping_interval_s
         self.incoming: asyncio.Queue[Message | ConnectionState] = asyncio.Queue()
@@ -160,7 +164,11 @@ class Client:
         self._early = []  # what came with the welcome, delivered after it
         self.welcome = None
         self._reader, self._writer = reader, writer
-        self._protocol.send(Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token))
+        self._protocol.send(
+            Hello(
+                protocol=PROTOCOL_VERSION, name=self.name, token=self.token, player=self.player_key
+            )
+        )
         self._flush()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + CONNECT_TIMEOUT_S
@@ -217,6 +225,16 @@ class Client:
         """Say a line at ``table``; it comes back as a ``chat`` on :attr:`incoming` (or an
         ``error``, ``chat_refused``, when empty or said too fast)."""
         self._send(Chat(table=table, text=text))
+
+    async def chat_rule(self, table: str, rule: str) -> None:
+        """Hide (``"hidden"``) or show the spectators' chat to the players at ``table`` (a
+        player only); the new rule comes back as a ``chat_rule`` on :attr:`incoming`, or an
+        ``error`` (``players_only``) for a spectator."""
+        if rule not in ("shown", "hidden"):
+            raise ClientError(
+                "bad_field", f"The spectators' chat is 'shown' or 'hidden', not {rule!r}"
+            )
+        self._send(ChatRule(table=table, spectator_chat="hidden" if rule == "hidden" else "shown"))
 
     async def get_scores(self) -> dict[str, Any]:
         """The host's scoreboard (``net.scoreboard.Scoreboard.summary``)."""

@@ -47,6 +47,7 @@ from net.messages import (
     PROTOCOL_VERSION,
     Act,
     Chat,
+    ChatRule,
     Created,
     CreateTable,
     GetReplay,
@@ -71,7 +72,7 @@ from net.messages import (
 from net.protocol import HostProtocol, MessageReceived, ProtocolError
 from net.realtime import STAMPS_NEEDED, rtt_only_sample
 from net.runner import BOT_DELAY_S, START_COUNTDOWN_S, TableRunner
-from net.scoreboard import Scoreboard
+from net.scoreboard import Scoreboard, player_id
 from net.tables import (
     DEFAULT_TAKEOVER_S,
     CorruptJournal,
@@ -133,6 +134,8 @@ class Connection:
         self.writer = writer
         self.protocol = HostProtocol()
         self.name = "?"
+        self.player: str | None = None
+        """A hash of the player's key from ``hello`` (net.scoreboard.player_id), if any."""
         self.runner: TableRunner | None = None
         self._rtt_ms: float | None = None
         self._ping_ids = itertools.count(1)
@@ -511,7 +514,7 @@ class Host:
         self._next_table += 1
         runner = self.runners[table_id] = self._runner(table)
         if spectator_chat != "shown":
-            table.journal({"r": "chat_rule", chat.SPECTATOR_CHAT_OPTION: spectator_chat})
+            table.journal(chat.rule_record(spectator_chat, None, None, 0.0))
             runner.spectator_chat = spectator_chat
         self.log(
             f"[{table_id}] new {table.game.title} table, {len(table.seats)} seats, {bots} bot(s)"
@@ -666,6 +669,8 @@ class Host:
                 self._typing(connection, message)
             elif isinstance(message, Chat):
                 self._chat(connection, message)
+            elif isinstance(message, ChatRule):
+                self._chat_rule(connection, message)
             elif isinstance(message, GetScores):
                 scores = self.scores.summary() if self.scores is not None else {}
                 connection.send(Scores(scores=scores, ref=message.ref))
@@ -686,6 +691,7 @@ class Host:
 
     def _hello(self, connection: Connection, message: Hello) -> None:
         connection.name = message.name
+        connection.player = player_id(message.player) if message.player else None
         games = [registry.get(name).describe() for name in registry.names()]
         connection.send(Welcome(protocol=PROTOCOL_VERSION, host_name=self.name, games=games))
         self._queue_ping(connection, time.monotonic_ns())
@@ -770,7 +776,7 @@ class Host:
             )
             runner.attach(connection, None)
             return
-        seat, token = runner.table.sit(connection.name, message.seat)
+        seat, token = runner.table.sit(connection.name, message.seat, player=connection.player)
         connection.runner = runner
         connection.send(
             Joined(table=runner.table.id, role="player", seat=seat, token=token, ref=message.ref)
@@ -836,6 +842,16 @@ class Host:
         try:
             chat.say(runner, connection, message.text, time.monotonic())
         except chat.ChatRefused as error:
+            raise TableError(error.code, str(error)) from None
+
+    def _chat_rule(self, connection: Connection, message: ChatRule) -> None:
+        """A player hides or shows the spectators' chat (net.chat.set_rule)."""
+        runner = self._runner_for(message.table)
+        if connection.runner is not runner:
+            raise TableError("not_at_table", f"You are not at table {message.table}")
+        try:
+            chat.set_rule(runner, connection, message.spectator_chat)
+        except chat.PlayersOnly as error:
             raise TableError(error.code, str(error)) from None
 
     def _replays(self, connection: Connection, message: ListReplays | GetReplay) -> None:

@@ -241,6 +241,8 @@ class Hello(Message):
     protocol: Annotated[int, Whole(0, INT64_MAX)]
     name: Name
     token: Token | None = None
+    player: Token | None = None
+    """The player's own long-lived secret; the host keeps only a hash (its scoreboard's key)."""
     ref: Ref | None = None
 
 
@@ -390,6 +392,23 @@ class Chat(Message):
 
     table: TableId
     text: Annotated[str, Text(1, 200)]
+    name: Name | None = None
+    seat: Seat | None = None
+    ref: Ref | None = None
+
+
+@message("chat_rule", Side.CLIENT, Side.HOST)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatRule(Message):
+    """Whether a table's players hear its spectators' chat while the game is on.
+
+    From a player at ``table``: set the rule (``name``/``seat`` are ignored).
+    From the host: the rule now, with who set it (no ``name`` when nobody did:
+    the table was created with it).
+    """
+
+    table: TableId
+    spectator_chat: Literal["shown", "hidden"]
     name: Name | None = None
     seat: Seat | None = None
     ref: Ref | None = None
@@ -691,6 +710,7 @@ ERRORS: dict[str, ErrorCode] = {
         ),
         ErrorCode("table_closed", False, "The table you were at was closed (over, or abandoned)."),
         ErrorCode("chat_refused", False, "A 'chat' line that is empty or said too fast."),
+        ErrorCode("players_only", False, "A 'chat_rule' from a spectator: only players set it."),
         ErrorCode("no_such_replay", False, "'get_replay' names no finished table the host keeps."),
         ErrorCode("not_finished", False, "'get_replay' for a game not over: its hands are secret."),
         ErrorCode("bad_replay", False, "'get_replay' for a journal that no longer replays."),

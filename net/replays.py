@@ -120,7 +120,7 @@ def record_of(records: Iterable[Mapping[str, Any]]) -> GameRecord:
             game.steps.append(Step(record["seat"], dict(record["action"]), float(record["now"])))
         elif kind == "tick":
             game.steps.append(Step(None, None, float(record["now"])))
-        elif kind in ("chat", "ruling"):
+        elif kind in NOTE_KINDS:
             note = {k: v for k, v in record.items() if k != "r"}
             # A ruling is journaled just before the move it explains: shown with that move.
             after = len(game.steps) + (1 if kind == "ruling" else 0)

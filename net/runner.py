@@ -29,6 +29,7 @@ from typing import Any, Protocol, cast
 
 from engine.bots import Bot, make_bot
 from engine.core import Event, IllegalAction, visible_events
+from net import chat
 from net.arbiter import NO_LAG, Arbiter, LagSource, Refused
 from net.messages import Message, Presence, View
 from net.realtime import (
@@ -220,6 +221,8 @@ class TableRunner:
             self.unattended_since = None
         self._maybe_count_down()
         self._send_view(self.attached[-1], [])
+        if self.spectator_chat != "shown":  # the default goes unsaid
+            chat.tell_rule(self, [peer], None, None)
         self.broadcast_presence()
         self._schedule()
         self._sync_reveal()

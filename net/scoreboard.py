@@ -1,12 +1,13 @@
 """The host's scoreboard: who played and won which game, across games and restarts.
 
-Kept in the state folder as ``scores.json`` (0600, replaced atomically), by
-player name, per game. Where a seat was held by a token the player is also
-known by a short hash of it (never the token itself), so a player who comes
-back under the same name with the same seat token is the same row; names
-alone are what the lobby shows. Each finished table is counted once (its
-id is remembered), also when the host restarts with the table's results
-still on show. ``clowder host --reset-scores`` deletes the file.
+Kept in the state folder as ``scores.json`` (0600, replaced atomically),
+per game, one row per player. A player whose client sent its player key
+(``hello.player``) is known by a hash of it (:func:`player_id`; never the
+key): one row under the name they last played with, so a player who renames
+keeps their results and two people of the same name stay apart. Otherwise a
+seat (a bot's too) is known by its name. Each finished table is counted
+once (its id is remembered), also when the host restarts with the table's
+results still on show. ``clowder host --reset-scores`` deletes the file.
 """
 
 from __future__ import annotations
@@ -20,31 +21,61 @@ from pathlib import Path
 from typing import Any
 
 FILE_NAME = "scores.json"
+FORMAT = 2
+"""The file's format: 2 keys rows by player (``key:...``) or name (``name:...``); 1 (no
+``format``) keyed them by name only, and is read as names."""
 KEEP_TABLE_IDS = 1000
 """How many counted table ids are remembered (the newest): enough to never count one twice."""
 MAX_ROWS = 50
 """The most rows per game a ``scores`` answer carries (the most wins first)."""
 
 
-def token_id(token: str) -> str:
-    """A short, one-way name for a seat token (the token itself is a secret)."""
-    return hashlib.sha256(token.encode()).hexdigest()[:12]
+def player_id(key: str) -> str:
+    """A short, one-way name for a player key (the key itself is the player's secret)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+def row_key(name: str, player: str | None) -> str:
+    """Where a seat's result is counted: its player's hash where known, else its name."""
+    return f"key:{player}" if player else f"name:{name}"
+
+
+def _upgraded(data: dict[str, Any]) -> dict[str, Any]:
+    """A format 1 file's rows (keyed by name, no ``name`` field) as format 2's."""
+    games = {
+        game: {
+            row_key(name, None): {
+                "name": name,
+                "played": int(row.get("played", 0)),
+                "wins": int(row.get("wins", 0)),
+                "bot": bool(row.get("bot")),
+            }
+            for name, row in rows.items()
+            if isinstance(row, dict)
+        }
+        for game, rows in data.get("games", {}).items()
+        if isinstance(rows, dict)
+    }
+    return {"format": FORMAT, "games": games, "tables": list(data.get("tables", []))}
 
 
 class Scoreboard:
-    """Results by game and player name, in ``<state-dir>/scores.json``."""
+    """Results by game and player, in ``<state-dir>/scores.json``."""
 
     def __init__(self, state_dir: Path) -> None:
         self.path = state_dir / FILE_NAME
         self.data: dict[str, Any] = self._load()
 
     def _load(self) -> dict[str, Any]:
+        empty = {"format": FORMAT, "games": {}, "tables": []}
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return {"games": {}, "tables": []}
+            return empty
         if not isinstance(data, dict):
-            return {"games": {}, "tables": []}
+            return empty
+        if data.get("format") != FORMAT:
+            return _upgraded(data)
         data.setdefault("games", {})
         data.setdefault("tables", [])
         return data
@@ -57,13 +88,11 @@ class Scoreboard:
         rows = self.data["games"].setdefault(table.game.name, {})
         for seat, info in enumerate(table.seats):
             name = info.name or f"seat {seat}"
-            row = rows.setdefault(name, {"played": 0, "wins": 0, "bot": info.bot is not None})
+            new = {"name": name, "played": 0, "wins": 0, "bot": info.bot is not None}
+            row = rows.setdefault(row_key(name, getattr(info, "player", None)), new)
+            row["name"] = name  # the name they played under last
             row["played"] += 1
             row["wins"] += 1 if seat in outcome.winners else 0
-            if info.token:
-                known = row.setdefault("tokens", [])
-                if token_id(info.token) not in known:
-                    known.append(token_id(info.token))
         self.data["tables"] = [*self.data["tables"], table.id][-KEEP_TABLE_IDS:]
         self._save()
         return True
@@ -85,15 +114,15 @@ class Scoreboard:
         """Per game, the players by wins (then fewest games): name, wins, played, bot."""
         result: dict[str, list[dict[str, Any]]] = {}
         for game, rows in sorted(self.data["games"].items()):
-            ordered = sorted(rows.items(), key=lambda item: (-item[1]["wins"], item[1]["played"]))
+            ordered = sorted(rows.values(), key=lambda row: (-row["wins"], row["played"]))
             result[game] = [
                 {
-                    "name": name,
+                    "name": row["name"],
                     "wins": row["wins"],
                     "played": row["played"],
                     "bot": bool(row.get("bot")),
                 }
-                for name, row in ordered[:limit]
+                for row in ordered[:limit]
             ]
         return result
 

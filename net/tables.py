@@ -60,6 +60,8 @@ class SeatInfo:
     dropped_at: float | None = None
     stepped_away: bool = False
     """The player left "for now" (``leave`` with ``for_now``): the seat waits for them."""
+    player: str | None = None
+    """A hash of the player's own key (``hello.player``): who the scoreboard counts."""
 
     @property
     def free(self) -> bool:
@@ -149,8 +151,11 @@ class Table:
 
     # Seating -----------------------------------------------------------------
 
-    def sit(self, name: str, seat: int | None = None) -> tuple[int, str]:
-        """Seat a new human player; returns the seat and its secret token."""
+    def sit(self, name: str, seat: int | None = None, player: str | None = None) -> tuple[int, str]:
+        """Seat a new human player; returns the seat and its secret token.
+
+        ``player``: the hash of the player's key, when they sent one (kept for the scoreboard).
+        """
         if self.started:
             raise TableError("table_started", f"Table {self.id} has already started")
         if seat is None:
@@ -167,8 +172,11 @@ class Table:
         if name in taken:
             raise TableError("name_taken", f"Someone at table {self.id} is already called {name!r}")
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        self.journal({"r": "seat", "seat": seat, "name": name, "token": token})
-        self.seats[seat] = SeatInfo(name=name, token=token, human=True, connected=True)
+        record = {"r": "seat", "seat": seat, "name": name, "token": token}
+        self.journal(record if player is None else {**record, "player": player})
+        self.seats[seat] = SeatInfo(
+            name=name, token=token, human=True, connected=True, player=player
+        )
         self.version += 1
         return seat, token
 
@@ -367,8 +375,12 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
         kind = record.get("r")
         try:
             if kind == "seat":
+                player = record.get("player")
                 table.seats[record["seat"]] = SeatInfo(
-                    name=record["name"], token=record["token"], human=True
+                    name=record["name"],
+                    token=record["token"],
+                    human=True,
+                    player=player if isinstance(player, str) else None,
                 )
                 table.version += 1
             elif kind == "bot":

@@ -23,11 +23,11 @@ from textual.binding import Binding, BindingType
 from engine import registry
 from net.client import Client, ClientError, ConnectionState
 from net.discovery import ChangeKind, DiscoveryError, HostEvent
-from net.messages import Chat, Error, Joined, Presence, View
+from net.messages import Chat, ChatRule, Error, Joined, Presence, View
 from net.runner import BOT_DELAY_S
 from net.tables import TableError, fixed_deal_options
 from net.text import clean_data, clean_text
-from tui.config import Settings
+from tui.config import Settings, new_player_key
 from tui.games import NoScreen, screen_class
 from tui.hosting import EVERYWHERE, LOOPBACK, EmbeddedHost
 from tui.screens.dialogs import NameDialog, NewTable
@@ -149,6 +149,10 @@ class ClowderApp(App[int]):
     # Start ----------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        if self.settings.player_key is None:  # made once; saved with the name
+            self.settings.player_key = new_player_key()
+            if self.settings.name is not None:
+                self._save_settings()
         if self.given_name is None and self.settings.name is None:
             self.push_screen(NameDialog(), self._named_first)
         else:
@@ -165,10 +169,18 @@ class ClowderApp(App[int]):
 
     def _remember(self, name: str) -> None:
         self.settings.name = name
+        self._save_settings()
+
+    def _save_settings(self) -> None:
         try:
             self.settings.save(self.config_dir)
         except OSError as error:
-            self.notify(f"Could not save your name: {error}", severity="warning")
+            self.notify(f"Could not save your settings: {error}", severity="warning")
+
+    def _client(self, endpoint: tuple[str, int], **options: Any) -> Client:
+        """A connection to a host as this player (name and player key)."""
+        key = self.settings.player_key
+        return Client(endpoint[0], endpoint[1], self.player, player_key=key, **options)
 
     def _begin(self) -> None:
         if self.play_request is not None:
@@ -248,7 +260,7 @@ class ClowderApp(App[int]):
         own = self.embedded is not None and endpoint == self.embedded.endpoint
         key = "" if own else f"{endpoint[0]}:{endpoint[1]}"  # our own host dies with us
         held = self.seats.find(key, table) if key and role != "spectator" else None
-        client = Client(endpoint[0], endpoint[1], self.player, token=held.token if held else None)
+        client = self._client(endpoint, token=held.token if held else None)
         try:
             await client.connect()
             joined = await self._returned(client, table) if held is not None else None
@@ -311,6 +323,9 @@ class ClowderApp(App[int]):
             elif isinstance(message, Chat) and message.table == seat.table:
                 name = clean_text(message.name or "?")
                 seat.screen.said(name, message.seat, clean_text(message.text))
+            elif isinstance(message, ChatRule) and message.table == seat.table:
+                setter = clean_text(message.name) if message.name else None
+                seat.screen.chat_rule(setter, message.spectator_chat)
             elif isinstance(message, Presence) and message.table == seat.table:
                 seat.screen.presence(clean_data(message.seats))
             elif isinstance(message, Error) and message.code == "table_closed":
@@ -331,6 +346,16 @@ class ClowderApp(App[int]):
             return
         try:
             await seat.client.chat(seat.table, message.text)
+        except ClientError as error:
+            seat.screen.refused(clean_text(error.message))
+
+    async def on_table_screen_set_chat_rule(self, message: TableScreen.SetChatRule) -> None:
+        """A player hides or shows the spectators' chat (net.chat.set_rule)."""
+        seat = self.at_table
+        if seat is None:
+            return
+        try:
+            await seat.client.chat_rule(seat.table, message.rule)
         except ClientError as error:
             seat.screen.refused(clean_text(error.message))
 
@@ -532,7 +557,7 @@ class ClowderApp(App[int]):
 
     async def _create_on(self, endpoint: tuple[str, int], new: NewTable) -> None:
         """Create ``new`` on the host at ``endpoint`` (not in this process) and sit there."""
-        client = Client(endpoint[0], endpoint[1], self.player)
+        client = self._client(endpoint)
         try:
             await client.connect()
             table = await client.create_table(new.game, new.options, new.seats, new.bots)

@@ -9,7 +9,7 @@ import pytest
 
 from net.chat import MAX_CHAT, ChatBudget, ChatRefused, clean_line, hears
 from net.journal import read_records
-from net.messages import Chat, Join
+from net.messages import Chat, ChatRule, Join
 from net.replays import record_of
 from net.tables import restore
 from tests.net.hosting import RawClient, running_host
@@ -135,3 +135,55 @@ async def test_the_hidden_rule_survives_a_host_restart(tmp_path: Path) -> None:
         table = host.create_table("catchy", {"spectator_chat": "hidden"}, seats=2).table.id
     async with running_host(tmp_path) as host:
         assert host.runners[table].spectator_chat == "hidden"
+
+
+async def test_a_player_mutes_the_spectators_during_the_game_and_hears_them_again(
+    tmp_path: Path,
+) -> None:
+    async with running_host(tmp_path) as host:
+        table = host.create_table("catchy", seats=2).table.id
+        ann, bea = await seated(host.port, table, "Ann", "Bea")
+        sam = await RawClient.connect(host.port, "Sam")
+        sam.send(Join(table=table, role="spectator"))
+        await sam.expect("joined")
+        sam.send(ChatRule(table=table, spectator_chat="hidden"))
+        assert (await sam.expect("error"))["code"] == "players_only"
+        assert host.runners[table].spectator_chat == "shown"
+
+        ann.send(ChatRule(table=table, spectator_chat="hidden"))
+        for client in (ann, bea, sam):  # everyone is told, the spectators too
+            rule = await client.expect("chat_rule")
+            assert (rule["spectator_chat"], rule["name"], rule["seat"]) == ("hidden", "Ann", 0)
+        ann.send(ChatRule(table=table, spectator_chat="hidden"))  # already so: nothing said
+        sam.send(Chat(table=table, text="Ann holds the red three"))
+        assert (await said(sam))["text"] == "Ann holds the red three"
+        ann.send(Chat(table=table, text="hello"))
+        for client in (ann, bea):
+            assert (await said(client))["text"] == "hello"
+            assert all("red three" not in str(frame) for frame in client.received)
+            assert sum(frame["type"] == "chat_rule" for frame in client.received) == 1
+
+        late = await RawClient.connect(host.port, "Lou")  # a watcher who comes later is told
+        late.send(Join(table=table, role="spectator"))
+        await late.expect("joined")
+        rule = await late.expect("chat_rule")
+        assert (rule["spectator_chat"], rule.get("name")) == ("hidden", None)
+
+        bea.send(ChatRule(table=table, spectator_chat="shown"))
+        for client in (ann, bea, sam, late):
+            rule = await client.expect("chat_rule")
+            assert (rule["spectator_chat"], rule["name"]) == ("shown", "Bea")
+        sam.send(Chat(table=table, text="back"))
+        assert (await said(ann))["text"] == "back"
+
+        records = read_records(tmp_path / "tables" / f"{table}.log")
+        rules = [(r["spectator_chat"], r["name"]) for r in records if r["r"] == "chat_rule"]
+        assert rules == [("hidden", "Ann"), ("shown", "Bea")]
+        kinds = [(n["kind"], n.get("name")) for n in record_of(records).notes]
+        told = [("chat_rule", "Ann"), ("chat", "Sam"), ("chat", "Ann")]
+        assert kinds == [*told, ("chat_rule", "Bea"), ("chat", "Sam")]
+        assert restore(records, lambda record: None).version == host.runners[table].table.version
+        ann.send({"type": "chat_rule", "table": table, "spectator_chat": "whispered"})
+        assert (await ann.expect("error"))["code"] == "bad_field"
+        for client in (ann, bea, sam, late):
+            await client.close()

@@ -32,6 +32,7 @@ from net.messages import (
     PROTOCOL_VERSION,
     Act,
     Chat,
+    ChatRule,
     Created,
     CreateTable,
     Error,
@@ -74,7 +75,7 @@ PROTOCOL_MD = Path(__file__).resolve().parents[2] / "net" / "PROTOCOL.md"
 
 # One valid instance of every message type in the catalog.
 SAMPLES: dict[str, Message] = {
-    "hello": Hello(protocol=PROTOCOL_VERSION, name="Ann", token="tok-1", ref=1),
+    "hello": Hello(protocol=PROTOCOL_VERSION, name="Ann", token="tok-1", player="key-1", ref=1),
     "list_tables": ListTables(ref=2),
     "create_table": CreateTable(game="catchy", options={"target": 5}, seats=2, bots=1, ref=3),
     "join": Join(table="t1", role="player", seat=0, ref=4),
@@ -106,6 +107,7 @@ SAMPLES: dict[str, Message] = {
     "presence": Presence(table="t1", seats=[{"seat": 0, "connected": True}]),
     "error": Error(code="bad_field", message="'join' needs the field 'table'", ref=4, about="join"),
     "chat": Chat(table="t1", text="gg", name="Ann", seat=0),
+    "chat_rule": ChatRule(table="t1", spectator_chat="hidden", name="Ann", seat=0, ref=12),
     "get_scores": GetScores(ref=10),
     "scores": Scores(scores={"catchy": [{"name": "Ann", "wins": 2, "played": 3}]}, ref=10),
     "list_replays": ListReplays(ref=8),

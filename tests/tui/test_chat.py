@@ -25,8 +25,13 @@ class ChatHarness(TableHarness):
         super().__init__(*args, **kwargs)
         self.said: list[str] = []
 
+        self.rules: list[str] = []
+
     def on_table_screen_say(self, message: TableScreen.Say) -> None:
         self.said.append(message.text)
+
+    def on_table_screen_set_chat_rule(self, message: TableScreen.SetChatRule) -> None:
+        self.rules.append(message.rule)
 
 
 async def test_t_opens_the_chat_enter_sends_and_esc_closes() -> None:
@@ -111,6 +116,67 @@ async def test_through_the_real_app_and_host_the_line_comes_back_into_the_log(
             await pilot.pause(0.01)
         else:
             raise AssertionError("the chat line never came back from the host")
+
+
+def footer_keys(app: Any) -> dict[str, str]:
+    """The keys the footer offers now: key -> description."""
+    return {b.key: b.description for _, b, enabled, _ in app.active_bindings.values() if enabled}
+
+
+async def test_a_player_mutes_the_spectators_with_f4_in_the_chat_and_hears_them_again() -> None:
+    app = ChatHarness(catchy_view(4))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert footer_keys(app)["f4"] == "mute watchers"
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.rules == ["hidden"]
+        app.table.chat_rule("Ann", "hidden")  # the host says so
+        await pilot.pause()
+        log = app.table.query_one(GameLog)
+        assert any("» Ann muted the watchers" in x.text for x in log.lines)
+        assert footer_keys(app)["f4"] == "hear watchers"
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.rules == ["hidden", "shown"]
+
+
+async def test_a_spectator_is_not_offered_the_mute_key_and_sees_the_rule() -> None:
+    view = catchy_view(4)
+    app = ChatHarness({**view, "seat": None})
+    async with app.run_test(size=SIZE) as pilot:
+        app.table.chat_rule(None, "hidden")
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert "f4" not in footer_keys(app)
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.rules == []
+        log = app.table.query_one(GameLog)
+        assert any("» The watchers are muted" in line.text for line in log.lines)
+
+
+async def test_the_create_dialog_offers_muting_spectators() -> None:
+    from textual.app import App
+    from textual.widgets import Checkbox
+
+    from tui.screens.dialogs import CreateDialog, NewTable
+
+    results: list[NewTable | None] = []
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(CreateDialog("catchy"), results.append)
+
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#mute-spectators", Checkbox).value = True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert results and results[0] is not None
+    assert results[0].options["spectator_chat"] == "hidden"
 
 
 def test_a_host_table_spec_may_hide_spectators_chat() -> None:

@@ -17,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from engine import registry
+from net.chat import SPECTATOR_CHAT_OPTION
 from net.host import DEFAULT_PORT
 from tui.commands.address import parse_address
 from tui.config import BadName, clean_name
@@ -157,6 +158,16 @@ class CreateDialog(Dialog):
                     classes="option",
                     compact=True,
                 )
+            yield Checkbox(
+                "Mute spectators for the players during the game",
+                False,
+                id="mute-spectators",
+                compact=True,
+            )
+            yield Static(
+                "so watchers cannot whisper hands (players can change it: F4 in the chat)",
+                classes="option-help",
+            )
             yield Static("", id="problem", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Create (ctrl+s)", id="create", variant="primary")
@@ -197,4 +208,6 @@ class CreateDialog(Dialog):
             self.say(str(error))
             return
         chosen = {name: parsed[name] for name in options}
+        if self.query_one("#mute-spectators", Checkbox).value:
+            chosen[SPECTATOR_CHAT_OPTION] = "hidden"  # a table option the host takes (net.chat)
         self.dismiss(NewTable(self.game, chosen, seats, bots))

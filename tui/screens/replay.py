@@ -27,6 +27,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 from engine.core import BASE_VIEW_KEYS
 from net.replays import Replayer
 from tui.screens.generic import action_label, cut, printable, value_text
+from tui.widgets.chat import chat_text, rule_text
 
 LOG_LINES = 200
 """The most log lines kept on screen (the newest)."""
@@ -50,12 +51,14 @@ def step_text(replayer: Replayer, index: int) -> str:
 
 
 def note_text(note: Mapping[str, Any]) -> Text:
-    """A chat line or a ruling as a log line, in its own style (not a game line)."""
+    """A chat line, a chat rule or a ruling as a log line, in its own style (not a game line)."""
     if note.get("kind") == "chat":
         who = printable(str(note.get("name", "?")))
-        watcher = " (watching)" if note.get("seat") is None else ""
-        said = printable(str(note.get("text", "")))
-        return Text(f"» {who}{watcher}: {said}", style="italic cyan")
+        return chat_text(who, note.get("seat"), printable(str(note.get("text", ""))))
+    if note.get("kind") == "chat_rule":
+        name = note.get("name")
+        rule = str(note.get("spectator_chat", "shown"))
+        return rule_text(printable(str(name)) if name else None, rule)
     lines = [printable(str(event.get("text", ""))) for event in note.get("events") or []]
     return Text("Ruling: " + "\n  ".join(lines or ["ruling"]), style="magenta")
 

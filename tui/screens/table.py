@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, ClassVar, Generic, TypeVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -28,7 +29,7 @@ from textual.widgets import Footer, Static
 
 from engine import registry
 from engine.core import BaseView
-from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text
+from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
 from tui.widgets.connection import ConnectionLine
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look, read_full_look, read_look
@@ -97,6 +98,13 @@ class TableScreen(Screen[None], Generic[V]):
             super().__init__()
             self.text = text
 
+    class SetChatRule(Message):
+        """The player hides (``"hidden"``) or shows the spectators' chat to the players."""
+
+        def __init__(self, rule: str) -> None:
+            super().__init__()
+            self.rule = rule
+
     class Leave(Message):
         """The player leaves the table.
 
@@ -119,6 +127,8 @@ class TableScreen(Screen[None], Generic[V]):
         self._seats: list[dict[str, Any]] = []
         self._link = (True, place)
         self._look: Look | None = None
+        self.spectator_chat = "shown"
+        """The table's rule for spectators' chat (``net.chat``), as the host last said."""
 
     # Keys ----------------------------------------------------------------------
 
@@ -197,6 +207,8 @@ class TableScreen(Screen[None], Generic[V]):
         self._ready = True
         self.query_one(ConnectionLine).set_link(*self._link)
         self.query_one(ConnectionLine).set_seats(self._seats, self.seat)
+        if self.spectator_chat != "shown":  # said before the screen was up
+            self.call_after_refresh(self.said_line, rule_text(None, self.spectator_chat))
         if self.view is None:
             self._show_waiting({"phase": "waiting", "seats": []})
         else:
@@ -219,6 +231,7 @@ class TableScreen(Screen[None], Generic[V]):
         if view is None or not self._ready:
             return  # on_mount draws it
         self.refresh_bindings()  # the footer follows the view (a game's check_action)
+        self.query_one(ChatLine).show_rule(self.spectator_chat, self.seat is not None)
         if view["phase"] == "waiting":
             self._show_waiting(view)
             return
@@ -319,15 +332,29 @@ class TableScreen(Screen[None], Generic[V]):
 
     def said(self, name: str, seat: int | None, text: str) -> None:
         """A chat line from the host (already cleaned): into the log, else a toast."""
-        if not self._ready:
-            return
+        if self._ready:
+            self.said_line(chat_text(name, seat, text))
+
+    def said_line(self, line: Text) -> None:
+        """A line of the table's talk into the log (a toast on a screen without one)."""
         logs = self.query(GameLog)
         if logs:
             log = logs.first()
-            log.write(chat_text(name, seat, text), scroll_end=True)
+            log.write(line, scroll_end=True)
             log.call_after_refresh(log.scroll_end, animate=False)  # once the line is laid out
         else:
-            self.notify(chat_text(name, seat, text).plain, timeout=6)
+            self.notify(line.plain, timeout=6)
+
+    def chat_rule(self, name: str | None, rule: str) -> None:
+        """The table's spectator-chat rule from the host: kept, and said in the log when a
+        player changed it or it is not the default."""
+        changed = rule != self.spectator_chat
+        self.spectator_chat = rule
+        if not self._ready:
+            return
+        self.query_one(ChatLine).show_rule(rule, self.seat is not None)
+        if changed or name:
+            self.said_line(rule_text(name, rule))
 
     def action_chat(self) -> None:
         self.query_one(ChatLine).open()
@@ -340,6 +367,10 @@ class TableScreen(Screen[None], Generic[V]):
     def on_chat_line_send(self, message: ChatLine.Send) -> None:
         message.stop()
         self.post_message(self.Say(message.text))
+
+    def on_chat_line_set_rule(self, message: ChatLine.SetRule) -> None:
+        message.stop()
+        self.post_message(self.SetChatRule(message.rule))
 
     def act(self, action: dict[str, Any], stamps: ClaimStamps | None = None) -> None:
         self.post_message(self.Act(action, stamps))

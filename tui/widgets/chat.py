@@ -4,6 +4,8 @@ Every table screen (:class:`tui.screens.table.TableScreen`) has one, hidden
 until ``Ctrl+T`` (or ``t`` where letters are not the game's own: Kiitos and
 Katootsie type words with them) opens it. Enter sends, Esc closes. Quick
 reactions go out on one key each (F1 ``gg``, F2 ``nice``, F3 ``oops``).
+A player mutes the spectators' chat for the players with F4 (so watchers
+cannot whisper hands), and hears it again with F4.
 
 The line posts :class:`ChatLine.Send` instead of Textual's ``Input.Submitted``,
 so a game screen that answers its own inputs' ``Submitted`` (a typed word)
@@ -24,6 +26,10 @@ from net.chat import MAX_CHAT
 QUICK: tuple[tuple[str, str], ...] = (("f1", "gg"), ("f2", "nice"), ("f3", "oops"))
 """(key, line): the one-key reactions, shown in the footer."""
 
+RULE_KEY = "f4"
+"""In the open chat line, a player's key to hide the spectators' chat from the players
+during the game, or to hear it again (``net.chat.set_rule``)."""
+
 CHAT_BINDINGS: tuple[Binding, ...] = (
     Binding("ctrl+t", "chat", "chat", key_display="^t", priority=True, show=False),
     *(Binding(key, f"react({line!r})", line, show=False) for key, line in QUICK),
@@ -42,6 +48,19 @@ def chat_text(name: str, seat: int | None, text: str) -> Text:
     return Text(f"» {name}{watching}: {text}", style=CHAT_STYLE)
 
 
+def rule_text(name: str | None, rule: str) -> Text:
+    """Who set the table's ``spectator_chat`` rule, and what it means, as a log line.
+
+    ``name`` ``None``: the table was created with the rule.
+    """
+    muted = rule == "hidden"
+    if name:
+        said = f"{name} {'muted' if muted else 'unmuted'} the watchers for the players"
+    else:
+        said = f"The watchers are {'muted' if muted else 'heard'} by the players"
+    return Text(f"» {said}", style=CHAT_STYLE)
+
+
 class ChatLine(Input):
     """A one-line chat input at the bottom of a table, hidden while closed."""
 
@@ -57,6 +76,9 @@ class ChatLine(Input):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "close", key_display="esc"),
         *(Binding(key, f"react({line!r})", line) for key, line in QUICK),
+        # One key, two meanings: check_action keeps the one that changes the rule.
+        Binding(RULE_KEY, "rule('hidden')", "mute watchers"),
+        Binding(RULE_KEY, "rule('shown')", "hear watchers"),
     ]
 
     class Send(Message):
@@ -66,10 +88,34 @@ class ChatLine(Input):
             super().__init__()
             self.text = text
 
+    class SetRule(Message):
+        """The player asks that the spectators' chat be ``rule`` (``"hidden"``/``"shown"``)."""
+
+        def __init__(self, rule: str) -> None:
+            super().__init__()
+            self.rule = rule
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(placeholder="Say something · Enter sends · Esc closes", id=id)
         self.max_length = MAX_CHAT
         self.can_focus = False  # closed: never the screen's first focus, keys stay the game's
+        self._rule = "shown"
+        self._may_set_rule = False
+
+    def show_rule(self, rule: str, may_set: bool) -> None:
+        """The table's spectator-chat rule now, and whether this client may change it
+        (players may, spectators may not): which of the rule keys the footer offers."""
+        if (rule, may_set) != (self._rule, self._may_set_rule):
+            self._rule, self._may_set_rule = rule, may_set
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rule":
+            return self._may_set_rule and parameters[0] != self._rule
+        return True
+
+    def action_rule(self, rule: str) -> None:
+        self.post_message(self.SetRule(rule))
 
     @property
     def is_open(self) -> bool:
