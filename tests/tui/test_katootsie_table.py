@@ -125,6 +125,15 @@ async def test_a_disputed_answer_is_voted_with_y_n_or_ctrl_y_ctrl_n() -> None:
         await pilot.press("ctrl+n")
         assert app.actions == [{"type": "vote", "accept": True}, {"type": "vote", "accept": False}]
         assert app.stamps == [None, None]
+        keys = footer(app)
+        assert keys.get("ctrl+y") == "yes" and keys.get("ctrl+n") == "no"
+        assert "ctrl+k" not in keys  # no call while a vote is on
+
+
+def footer(app: TableHarness) -> dict[str, str]:
+    """The keys the footer shows now: key -> description."""
+    shown = app.active_bindings.values()
+    return {b.key: b.description for _, b, enabled, _ in shown if enabled and b.show}
 
 
 async def test_a_tie_is_voted_by_number_and_zero_says_the_same_time() -> None:
@@ -142,6 +151,16 @@ async def test_a_tie_is_voted_by_number_and_zero_says_the_same_time() -> None:
         assert "Who was first?" in board(app) and "1 Bea" in board(app)
         await pilot.press("2", "0")
         assert app.actions == [{"type": "first", "seat": 2}, {"type": "first", "seat": None}]
+        keys = footer(app)
+        assert keys.get("1") == "who was first" and "ctrl+y" not in keys
+
+
+async def test_while_a_letter_is_open_the_footer_offers_the_call_and_no_vote() -> None:
+    app = harness(letter_open().view(0))
+    async with app.run_test(size=SIZE):
+        keys = footer(app)
+        assert keys.get("ctrl+k") == "Katootsie!"
+        assert "ctrl+y" not in keys and "1" not in keys
 
 
 async def test_ten_players_and_their_letters_fit_80x24() -> None:

@@ -170,11 +170,13 @@ class KatootsieTable(RealtimeTable[Any]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+k", "katootsie", "Katootsie!", priority=True),
-        Binding("ctrl+y", "vote(True)", "yes", show=False, priority=True),
-        Binding("ctrl+n", "vote(False)", "no", show=False, priority=True),
+        # The vote keys are in the footer only while this player has a vote to cast.
+        Binding("ctrl+y", "vote(True)", "yes", key_display="^y", priority=True),
+        Binding("ctrl+n", "vote(False)", "no", key_display="^n", priority=True),
         Binding("y", "vote(True)", "yes", show=False),
         Binding("n", "vote(False)", "no", show=False),
-        *[Binding(str(n), f"first({n})", show=False) for n in range(10)],
+        Binding("1", "first(1)", "who was first", key_display="0-9"),
+        *[Binding(str(n), f"first({n})", show=False) for n in (0, *range(2, 10))],
         Binding("escape", "leave_line", "leave the line", show=False),
     ]
 
@@ -671,6 +673,17 @@ class KatootsieTable(RealtimeTable[Any]):
     # Intents ----------------------------------------------------------------------
 
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"katootsie", "vote", "first"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Each play key is offered when it means something now: Katootsie! while a letter
+        is open, yes/no while this player has an answer to vote on, 0-9 for who was first."""
+        allowed = super().check_action(action, parameters)
+        view = self.view
+        if not allowed or view is None or action not in self.PLAY_ACTIONS:
+            return allowed
+        if action == "katootsie":
+            return self.stage(view) == "letter"
+        return self.my_vote(view) == action
 
     def action_katootsie(self) -> None:
         view = self.view

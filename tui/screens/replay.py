@@ -77,10 +77,11 @@ class ReplayScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "step(-1)", "move back", key_display="←", priority=True),
-        Binding("right", "step(1)", "move on", key_display="→", priority=True),
-        Binding("up", "round(-1)", "round back", key_display="↑", priority=True),
-        Binding("down", "round(1)", "round on", key_display="↓", priority=True),
+        # One footer entry for each pair of arrows, so the footer fits 80 columns.
+        Binding("left", "step(-1)", "move", key_display="←→", priority=True),
+        Binding("right", "step(1)", "move on", show=False, priority=True),
+        Binding("up", "round(-1)", "round", key_display="↑↓", priority=True),
+        Binding("down", "round(1)", "round on", show=False, priority=True),
         Binding("home", "go(0)", "first", show=False, priority=True),
         Binding("end", "go(-1)", "last", show=False, priority=True),
         Binding("g", "jump", "go to move"),
