@@ -138,6 +138,9 @@ class TableRunner:
         the players while the game is on."""
         self.unattended_since: float | None = self._loop.time()
         """Loop time since which no person has been here (``None``: someone is)."""
+        self._held_at: float | None = self._loop.time() if self.paused() else None
+        """Loop time since which table time has stood still (``None``: it runs); see
+        :meth:`_follow_presence`."""
         self._decide_handle: asyncio.TimerHandle | None = None
         self._bot_claims: dict[int, asyncio.TimerHandle | None] = {}
         self._claims_version = -1
@@ -146,8 +149,30 @@ class TableRunner:
         self._sync_reveal()
 
     def now(self) -> float:
-        """Table time in seconds (what the engine's ``now`` means for this table)."""
-        return self._loop.time() + self._offset
+        """Table time in seconds (what the engine's ``now`` means for this table).
+
+        It stands still while the table is paused (nobody here), so a game's
+        clocks resume where they were when someone comes back, instead of every
+        timer that fell due meanwhile firing at once.
+        """
+        return (self._loop.time() if self._held_at is None else self._held_at) + self._offset
+
+    def _follow_presence(self) -> None:
+        """Hold table time when the table pauses; let it run on, from where it stood, when
+        someone comes back (a countdown left running is re-armed for what it had left)."""
+        if self.paused():
+            if self._held_at is None:
+                self._held_at = self._loop.time()
+            return
+        if self._held_at is None:
+            return
+        self._offset -= self._loop.time() - self._held_at
+        self._held_at = None
+        left = self.starts_in()
+        if left is not None:
+            if self._countdown_handle is not None:
+                self._countdown_handle.cancel()
+            self._countdown_handle = self._loop.call_later(left, self._count_down_over)
 
     @property
     def realtime(self) -> bool:
@@ -219,6 +244,7 @@ class TableRunner:
             self._drop_bot_claim(seat)
         if self.attended:
             self.unattended_since = None
+        self._follow_presence()
         self._maybe_count_down()
         self._send_view(self.attached[-1], [])
         if self.spectator_chat != "shown":  # the default goes unsaid
@@ -237,6 +263,7 @@ class TableRunner:
                 self.log(f"[{self.table.id}] {peer.name} dropped (seat kept)")
             if not self.attended and self.unattended_since is None:
                 self.unattended_since = self._loop.time()
+            self._follow_presence()
             self.broadcast_presence()
 
     def seat_given_up(self, seat: int) -> None:
@@ -256,7 +283,7 @@ class TableRunner:
         if self.table.start_if_full():
             # A game starts at table time 0 (the engine's new_game has no clock: its first
             # timers count from 0). Nothing before the start was journaled with a time.
-            self._offset = -self._loop.time()
+            self._offset = -(self._loop.time() if self._held_at is None else self._held_at)
             names = ", ".join(seat.name or "?" for seat in self.table.seats)
             self.log(f"[{self.table.id}] {self.table.game.title} starts: {names}")
             if self.realtime and self.start_countdown_s > 0:

@@ -230,3 +230,30 @@ def test_a_free_name_counts_on_from_the_given_one() -> None:
     assert free_name_for("NetBot 1", {"NetBot 1", "Ann"}) == "NetBot 2"
     assert free_name_for("NetBot", {"NetBot"}) == "NetBot 2"
     assert free_name_for("Bea", {"Ann"}) == "Bea"
+
+
+async def test_table_time_stands_still_while_nobody_is_there(tmp_path: Path) -> None:
+    """A paused table's clock holds, so no timer falls due while nobody is there (on their
+    return a Katootsie! letter is not set aside at once for a deadline that passed)."""
+    async with running_host(tmp_path, run_unattended=False) as host:
+        runner = host.create_table("catchy", bots=1)
+        loop = asyncio.get_running_loop()
+        ann = await RawClient.connect(host.port, "Ann")
+        ann.send(Join(table=runner.table.id, role="player"))
+        token = (await ann.expect("joined"))["token"]
+        await ann.expect("view")
+        assert runner.table.started and not runner.paused()
+        await ann.close()
+        for _ in range(200):
+            if runner.paused():
+                break
+            await asyncio.sleep(0.01)
+        held = runner.now()
+        await asyncio.sleep(0.3)
+        assert runner.now() == held  # nobody here: the clock holds
+        before_return = loop.time()
+        back = await RawClient.connect(host.port, "Ann", token=token)
+        await back.expect("joined")
+        ran = runner.now() - held
+        assert 0 <= ran <= loop.time() - before_return  # on from where it stood, not the 0.3 s
+        await back.close()
