@@ -278,6 +278,12 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         results_for_s=args.results_for,
         abandon_after_s=args.abandon_after,
     )
+    # Signals are caught before the port opens: a SIGTERM the moment the host is
+    # reachable (a service manager, a test) still shuts it down cleanly.
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
     await host.start()
     try:
         gateway = await start_ssh(args, host, state_dir)
@@ -293,10 +299,6 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
 
         where = advertiser.addresses[0] if advertiser is not None else socket.gethostname()
         log(f"SSH: players with nothing installed type: {ssh_command(where, gateway.port)}")
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
     try:
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
