@@ -259,13 +259,13 @@ class ClowderApp(App[int]):
             return False
         own = self.embedded is not None and endpoint == self.embedded.endpoint
         key = "" if own else f"{endpoint[0]}:{endpoint[1]}"  # our own host dies with us
-        held = self.seats.find(key, table) if key and role != "spectator" else None
+        held = self.seats.find(key, table, self.player) if key and role != "spectator" else None
         client = self._client(endpoint, token=held.token if held else None)
         try:
             await client.connect()
             joined = await self._returned(client, table) if held is not None else None
             if held is not None and joined is None:
-                self.seats.drop(key, table)  # the host no longer knows that seat
+                self.seats.drop(key, table, self.player)  # the host no longer knows it
                 client.token = None
             if joined is None:
                 joined = await client.join(table, "spectator" if role == "spectator" else "player")
@@ -277,7 +277,7 @@ class ClowderApp(App[int]):
                 self._say(error.message)
             return False
         if key and joined.token is not None:
-            self.seats.keep(HeldSeat(key, joined.table, joined.token, game))
+            self.seats.keep(HeldSeat(key, joined.table, joined.token, game, name=self.player))
             if self.seats.problem:
                 self.notify(self.seats.problem, severity="warning")
         screen = screen_type(table_id=joined.table, place=place)
@@ -420,7 +420,7 @@ class ClowderApp(App[int]):
             with contextlib.suppress(ClientError):
                 await seat.client.leave(seat.table, for_now=for_now)
             if not for_now and seat.host:
-                self.seats.drop(seat.host, seat.table)
+                self.seats.drop(seat.host, seat.table, self.player)
             await seat.client.close()
         while self.screen is not self.lobby and len(self.screen_stack) > 1:
             self.pop_screen()
@@ -521,10 +521,10 @@ class ClowderApp(App[int]):
         """``tables`` with ``yours`` set where this player holds a seat; forgets seats gone."""
         if host.origin == "yours":
             return tables
-        mine = self.seats.tables_at(host.endpoint)
         listed = {str(table.get("id")) for table in tables}
-        for gone in mine - listed:
-            self.seats.drop(host.endpoint, gone)
+        for gone in self.seats.tables_at(host.endpoint) - listed:
+            self.seats.drop(host.endpoint, gone)  # the table is gone: anyone's seat there
+        mine = self.seats.tables_at(host.endpoint, self.player)
         return [{**t, "yours": True} if str(t.get("id")) in mine else t for t in tables]
 
     async def on_lobby_screen_join_table(self, message: LobbyScreen.JoinTable) -> None:
@@ -582,6 +582,7 @@ class ClowderApp(App[int]):
             self.lobby.select(key)
 
     def on_lobby_screen_rename(self, message: LobbyScreen.Rename) -> None:
+        self.seats.rename(self.player, message.name)  # seats held go with the player
         self.given_name = None
         self._remember(message.name)
         for client in self.listers.values():

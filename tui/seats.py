@@ -8,6 +8,12 @@ marks those tables "your seat" and Enter (or ``clowder join HOST``) returns
 to them with ``hello.token``. A token is dropped when the game is over, when
 the player gives the seat up, and when the host says it holds no seat.
 
+Each seat is kept with the name it was taken under, and only a Clowder
+playing under that name goes back to it: two terminals of one user
+(``clowder --name Ann`` and ``clowder --name Bea``, one state folder) are two
+players, and the second never takes the first's seat with its token. A
+rename in the lobby carries the held seats over to the new name.
+
 The file is private (0600) and replaced atomically (written beside it, then
 renamed), so a crash mid-write leaves the old list, never half a file. An
 unreadable file is the same as none: the worst case is a seat a bot keeps.
@@ -18,7 +24,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +54,12 @@ class HeldSeat:
     token: str
     game: str = ""
     host_name: str = ""
+    name: str = ""
+    """The player name the seat was taken under ("": kept before names were, anyone's)."""
+
+    def for_name(self, name: str | None) -> bool:
+        """Whether a player called ``name`` may take this seat back (``None``: any name)."""
+        return name is None or not self.name or self.name == name
 
 
 class SeatStore:
@@ -75,24 +87,36 @@ class SeatStore:
                 seats.append(seat)
         return seats
 
-    def find(self, host: str, table: str) -> HeldSeat | None:
-        return next((s for s in self.all() if s.host == host and s.table == table), None)
+    def find(self, host: str, table: str, name: str | None = None) -> HeldSeat | None:
+        """The seat held at ``host``'s ``table`` (by ``name``, when given)."""
+        return next(
+            (s for s in self.all() if (s.host, s.table) == (host, table) and s.for_name(name)),
+            None,
+        )
 
-    def tables_at(self, host: str) -> set[str]:
-        """The tables of ``host`` where this player holds a seat."""
-        return {seat.table for seat in self.all() if seat.host == host}
+    def tables_at(self, host: str, name: str | None = None) -> set[str]:
+        """The tables of ``host`` where this player (``name``, when given) holds a seat."""
+        return {seat.table for seat in self.all() if seat.host == host and seat.for_name(name)}
 
     def keep(self, seat: HeldSeat) -> None:
-        """Remember ``seat`` (replacing any earlier token for that host and table)."""
-        others = [s for s in self.all() if (s.host, s.table) != (seat.host, seat.table)]
+        """Remember ``seat`` (replacing any earlier token for that host, table and name)."""
+        where = (seat.host, seat.table)
+        others = [s for s in self.all() if (s.host, s.table) != where or s.name != seat.name]
         self._write([*others, seat][-MAX_SEATS:])
 
-    def drop(self, host: str, table: str) -> None:
-        """Forget the seat at ``host``'s ``table`` (over, given up, or unknown to the host)."""
+    def drop(self, host: str, table: str, name: str | None = None) -> None:
+        """Forget the seat at ``host``'s ``table`` (over, given up, or unknown to the host);
+        with ``name``, only the one held under that name."""
         seats = self.all()
-        kept = [s for s in seats if (s.host, s.table) != (host, table)]
+        kept = [s for s in seats if (s.host, s.table) != (host, table) or not s.for_name(name)]
         if len(kept) != len(seats):
             self._write(kept)
+
+    def rename(self, old: str, new: str) -> None:
+        """The player renamed: the seats held as ``old`` are now held as ``new``."""
+        seats = self.all()
+        if any(s.name == old for s in seats) and old != new:
+            self._write([replace(s, name=new) if s.name == old else s for s in seats])
 
     def _write(self, seats: list[HeldSeat]) -> None:
         text = json.dumps({"seats": [asdict(seat) for seat in seats]}, indent=1) + "\n"

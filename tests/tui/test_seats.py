@@ -16,6 +16,7 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
+from net.client import Client
 from net.host import Host
 from tui.app import ClowderApp
 from tui.games.catchy import CatchyTable
@@ -32,9 +33,9 @@ async def until(pilot: Pilot[Any], check: Any, what: str, rounds: int = 500) -> 
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def join_app(tmp_path: Path, port: int) -> ClowderApp:
+def join_app(tmp_path: Path, port: int, name: str = "Ann") -> ClowderApp:
     return ClowderApp(
-        name="Ann",
+        name=name,
         config_dir=tmp_path / "config",
         state_dir=tmp_path / "state",
         join=("127.0.0.1", port),
@@ -76,6 +77,26 @@ def test_the_store_keeps_tokens_privately_and_drops_them(tmp_path: Path) -> None
     assert store.all() == []
 
 
+def test_a_seat_is_held_by_the_name_it_was_taken_under_and_follows_a_rename(
+    tmp_path: Path,
+) -> None:
+    store = SeatStore(tmp_path)
+    store.keep(HeldSeat("h:1", "t1", "ann-token", "catchy", name="Ann"))
+    store.keep(HeldSeat("h:1", "t1", "bea-token", "catchy", name="Bea"))  # one table, two
+    assert store.find("h:1", "t1", "Ann").token == "ann-token"  # type: ignore[union-attr]
+    assert store.find("h:1", "t1", "Bea").token == "bea-token"  # type: ignore[union-attr]
+    assert store.find("h:1", "t1", "Cy") is None and store.tables_at("h:1", "Cy") == set()
+    store.rename("Ann", "Annie")
+    assert store.find("h:1", "t1", "Annie").token == "ann-token"  # type: ignore[union-attr]
+    assert store.find("h:1", "t1", "Ann") is None
+    store.drop("h:1", "t1", "Bea")  # Bea gave up: Annie's seat stays
+    assert [seat.name for seat in store.all()] == ["Annie"]
+    store.keep(HeldSeat("h:1", "t2", "old-token"))  # kept before names were: anyone's
+    assert store.find("h:1", "t2", "Cy") is not None
+    store.drop("h:1", "t1")  # the table is over: every seat there
+    assert store.tables_at("h:1") == {"t2"}
+
+
 def test_the_lobby_marks_a_table_where_you_hold_a_seat() -> None:
     table = {"id": "t3", "game": "catchy", "title": "Catchy!", "status": "playing", "free": 0}
     assert table_row({**table, "yours": True})[3] == "your seat"
@@ -113,11 +134,43 @@ async def test_a_client_killed_mid_game_comes_back_to_its_seat_with_its_hand(
         await host.close()
 
 
+async def test_a_second_name_on_the_same_machine_never_takes_the_first_ones_seat(
+    tmp_path: Path,
+) -> None:
+    """Two terminals of one user (one state folder), ``--name Ann`` and ``--name Bea``."""
+    host = Host(name="Cy", bind="127.0.0.1", port=0, bot_delay_s=0.05, log=lambda _: None)
+    await host.start()
+    table = host.create_table("catchy", {"takeover": 30.0}, seats=2).table.id
+    try:
+        ann = join_app(tmp_path, host.port)
+        bea = join_app(tmp_path, host.port, name="Bea")
+        async with ann.run_test(size=(80, 24)) as ann_pilot:
+            await until(ann_pilot, lambda: ann.lobby and ann.lobby.tables, "Ann's tables")
+            await ann_pilot.press("enter")
+            await until(ann_pilot, lambda: isinstance(ann.screen, CatchyTable), "Ann's table")
+            async with bea.run_test(size=(80, 24)) as bea_pilot:
+                await until(bea_pilot, lambda: bea.lobby and bea.lobby.tables, "Bea's tables")
+                await bea_pilot.press("enter")
+                screen = await at_table(bea_pilot, bea)
+                runner = host.runners[table]
+                assert sorted(s.name or "" for s in runner.table.seats) == ["Ann", "Bea"]
+                assert screen.view is not None
+                assert runner.table.seats[screen.view["seat"]].name == "Bea"
+                assert all(s.connected for s in runner.table.seats)  # Ann was not pushed out
+    finally:
+        await host.close()
+
+
 async def test_q_then_leave_for_now_then_enter_returns_and_the_bot_hands_the_seat_back(
     tmp_path: Path,
 ) -> None:
     host, table = await catchy_host(takeover_s=0.1)
+    # Someone watches, so the table goes on while Ann is away (a table nobody is at holds
+    # still, its clock too: no bot would cover her seat then, nor need to).
+    watcher = Client("127.0.0.1", host.port, "Sam", reconnect=False)
     try:
+        await watcher.connect()
+        await watcher.join(table, "spectator")
         app = join_app(tmp_path, host.port)
         async with app.run_test(size=(80, 24)) as pilot:
             lobby = app.lobby
@@ -136,7 +189,7 @@ async def test_q_then_leave_for_now_then_enter_returns_and_the_bot_hands_the_sea
             assert info.human and info.token is not None
             await app._list_selected()
             rows = lobby.query_one("#tables", DataTable)
-            assert rows.get_row_at(0)[3] == "your seat"
+            assert str(rows.get_row_at(0)[3]).startswith("your seat")
             await pilot.press("enter")
             back = await at_table(pilot, app)
             assert back.view is not None and back.view["seat"] == seat and back.view["hand"]
@@ -145,6 +198,7 @@ async def test_q_then_leave_for_now_then_enter_returns_and_the_bot_hands_the_sea
             await until(pilot, lambda: app.screen is lobby, "the lobby again")
             assert app.seats.all() == [] and not info.human
     finally:
+        await watcher.close()
         await host.close()
 
 
