@@ -123,6 +123,33 @@ async def test_a_host_appears_and_its_tables_are_listed_then_join_as_player(tmp_
         await host.close()
 
 
+async def test_enter_on_a_host_goes_to_the_first_table_it_can_sit_at(tmp_path: Path) -> None:
+    source = FakeDiscovery()
+    host = await started_host(bot_delay_s=5.0)
+    host.create_table("catchy", {}, seats=2, bots=2)  # playing: no seat for Ann
+    free = host.create_table("catchy", {}, seats=2, bots=1).table.id
+    try:
+        app = lobby_app(tmp_path, source)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: app.screen is lobby, "the lobby")
+            source.announce(host, "Bea's laptop")
+            await until(
+                pilot,
+                lambda: lobby.hosts and len(lobby.tables.get(lobby.hosts[0].key, [])) == 2,
+                "its two tables",
+            )
+            await pilot.press("enter")
+            rows = lobby.query_one("#tables", DataTable)
+            assert rows.has_focus and rows.cursor_row == 1
+            assert "↑↓ then Enter" in str(lobby.query_one("#lobby-status").render())
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
+            assert "Ann" in [seat.name for seat in host.runners[free].table.seats]
+    finally:
+        await host.close()
+
+
 async def test_watch_a_table_as_a_spectator(tmp_path: Path) -> None:
     source = FakeDiscovery()
     host = await started_host(bot_delay_s=5.0)  # two slow bots: the game is still on

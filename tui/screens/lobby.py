@@ -348,9 +348,24 @@ class LobbyScreen(Screen[None]):
     def action_join(self) -> None:
         tables = self.query_one("#tables", DataTable)
         if self.query_one("#hosts", OptionList).has_focus and tables.row_count > 1:
-            tables.focus()  # several tables: choose one first
+            self._choose_a_table(tables)
             return
         self._join("player")
+
+    def _choose_a_table(self, tables: DataTable[Any]) -> None:
+        """Several tables: go to the list, on the first one Enter can sit at (your seat, or
+        a free one), and say what the keys do there."""
+        host = self.selected
+        listed = self.tables.get(host.key, []) if host is not None else []
+        joinable = [
+            index
+            for index, table in enumerate(listed)
+            if table.get("status") != "over" and (table.get("yours") or table.get("free"))
+        ]
+        tables.focus()
+        if joinable:
+            tables.move_cursor(row=joinable[0])
+        self.status("Choose a table: ↑↓ then Enter to sit, w to watch")
 
     def action_retry(self) -> None:
         host = self.selected
