@@ -919,13 +919,14 @@ class KittenTable(TableScreen[KittenView]):
         if self.mode == "bid":
             head = Text("Your bid: ", style="bold")
             head.append(f" {thing_words(self.thing, self.count)} ", style=look("chosen"))
-            head.append("   ↑↓ count · ←→ or 1-6 thing · enter bids · esc", style=look("muted"))
+            # Short, to fit 80 columns: the prompt and the footer say enter and esc.
+            head.append("   ↑↓ count · ←→/1-6 thing", style=look("muted"))
         else:
             target = name_of(view, self.target)
             plural = THING_WORDS[self.thing][1]
             head = Text("Go Fish: ", style="bold")
             head.append(f" {capital(target)}, hand over your {plural} ", style=look("chosen"))
-            head.append("   ↑↓ player · ←→ or 1-6 thing · enter · esc", style=look("muted"))
+            head.append("   ↑↓ player · ←→/1-6 thing", style=look("muted"))
         things = Text()
         for number, thing in enumerate(THINGS, start=1):
             if number > 1:
