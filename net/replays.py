@@ -359,6 +359,27 @@ def read_open(state_dir: Path, table_id: str) -> GameRecord:
     return record
 
 
+def local_list(state_dir: Path) -> list[dict[str, Any]]:
+    """``clowder replay --state-dir``: what :func:`host_list` would answer, read from the
+    folder alone (a host may be running on it, or not): the open tables' journals whose
+    game is over (results still on show), then the archive."""
+    folder = state_dir / "tables"
+    over = [
+        path.stem
+        for path in (folder.glob("*.log") if folder.is_dir() else [])
+        if TABLE_ID.match(path.stem) and _summary_of(path) is not None
+    ]
+    return host_list(state_dir, over)
+
+
+def local_get(state_dir: Path, table_id: str) -> GameRecord:
+    """``clowder replay TABLE --state-dir``: archived, or open with its game over (a game
+    still on is refused, ``not_finished``, as a host would)."""
+    if TABLE_ID.match(table_id) and (state_dir / "tables" / f"{table_id}.log").is_file():
+        return read_open(state_dir, table_id)
+    return read_archived(state_dir, table_id)
+
+
 def host_get(state_dir: Path | None, table_id: str, open_ids: Iterable[str]) -> GameRecord:
     """What a host answers to ``get_replay``; a table still open must be over (else refused)."""
     if state_dir is None:

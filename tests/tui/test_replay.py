@@ -86,3 +86,22 @@ def test_clowder_replay_lists_and_exports(
     assert len(actions) == len(read_archived(tmp_path, "t4").steps)
     assert main(["replay", "t5", "--state-dir", str(tmp_path), "--export", str(out)]) == 2
     assert "not over" in capsys.readouterr().err
+
+
+def test_a_game_just_over_replays_from_the_state_folder_before_it_is_archived(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its results still on show, the journal is in tables/, not yet in archive/ (on lan-sim
+    ``clowder replay t1 --state-dir`` said there was no such game); a game still on is
+    refused there as from a host."""
+    open_tables = tmp_path / "open"  # archive() writes <root>/archive: moved to tables/
+    archive(open_tables, journal_of("kitten", table_id="t1"), "t1")
+    archive(open_tables, journal_of("catchy", finish=False, table_id="t2"), "t2")
+    (open_tables / "archive").rename(tmp_path / "tables")
+    assert main(["replay", "--state-dir", str(tmp_path), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["replays"]
+    assert [row["table"] for row in rows] == ["t1"]
+    out = tmp_path / "t1.jsonl"
+    assert main(["replay", "t1", "--state-dir", str(tmp_path), "--export", str(out)]) == 0
+    assert main(["replay", "t2", "--state-dir", str(tmp_path), "--export", str(out)]) == 2
+    assert "not over" in capsys.readouterr().err

@@ -54,7 +54,7 @@ async def _from_host(address: tuple[str, int], table: str | None) -> Any:
 
 def fetch(args: argparse.Namespace) -> Any:
     """The list of finished games (no table given) or one game's record."""
-    from net.replays import GameRecord, ReplayError, list_archived, read_archived
+    from net.replays import GameRecord, ReplayError, local_get, local_list
 
     if args.host is not None:
         try:
@@ -67,9 +67,9 @@ def fetch(args: argparse.Namespace) -> Any:
 
     state_dir: Path = args.state_dir or default_state_dir()
     if args.table is None:
-        return list_archived(state_dir)
+        return local_list(state_dir)
     try:
-        return read_archived(state_dir, args.table)
+        return local_get(state_dir, args.table)
     except ReplayError as error:
         raise UsageError(f"{PROG}: {error}") from None
 
