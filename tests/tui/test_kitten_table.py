@@ -298,3 +298,19 @@ async def test_calls_that_come_while_a_reveal_is_open_wait_their_turn() -> None:
         assert second.heading.startswith(f"Round {reveals[2]['last_reveal']['round']}:")
         await pilot.press("space")
         assert app.screen is table
+
+
+async def test_the_player_out_on_the_last_call_is_told_so_not_shown_old_cards() -> None:
+    """No deal follows the last call, so its loser still holds that round's cards."""
+    state = GAME.new_game(PLAYERS[:3], 5, {})
+    bots = [make_bot("kitten", "plain", seat) for seat in range(3)]
+    while GAME.outcome(state) is None:
+        action = bots[state.turn].choose(GAME.view(state, state.turn))
+        assert action is not None
+        state, _ = GAME.apply(state, state.turn, action, 0.0)
+    views = [GAME.view(state, seat) for seat in range(3)]
+    (last_out,) = [view for view in views if view["seat"] in view["out"] and view["hand"]]
+    app = harness(last_out)
+    async with app.run_test(size=SIZE):
+        assert "You are out" in text_of(app.table.query_one("#hand-label"))
+        assert not app.table.query_one("#hand").display

@@ -835,7 +835,9 @@ class KittenTable(TableScreen[KittenView]):
         hand_widget = self.query_one("#hand", Static)
         note = self.query_one("#hand-note", Static)
         hand = view["hand"] or []
-        if seat is None or not hand:
+        # Out on the game's last call, a player still holds that round's cards (no deal
+        # follows): they are out all the same.
+        if seat is None or not hand or seat in view["out"]:
             if seat is None:
                 words = "Watching: each hand is secret until a call"
             else:
