@@ -262,3 +262,19 @@ async def test_the_footer_offers_no_call_key_to_a_spectator() -> None:
     async with app.run_test(size=SIZE):
         keys = {active.binding.action for active in app.table.active_bindings.values()}
         assert "katootsie" not in keys and "leave" in keys
+
+
+async def test_an_answer_that_locks_you_out_leaves_the_line_saying_so() -> None:
+    game = letter_open()
+    app = harness(game.view(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("A", "p", "p", "l", "e")
+        answer = app.table.query_one("#answer")
+        assert answer.value == "Apple"  # type: ignore[attr-defined]
+        game.answer(0, "Apple")  # not a B: the host rules Ann out for this letter
+        view = game.view(0)
+        assert 0 in view["locked"]
+        app.table.view = view
+        await pilot.pause()
+        assert answer.value == ""  # type: ignore[attr-defined]
+        assert "out for this letter" in answer.placeholder  # type: ignore[attr-defined]

@@ -572,6 +572,8 @@ class KatootsieTable(RealtimeTable[Any]):
                 self._letter_key = None
                 self.typed.close()
                 line.value = ""
+            elif view["seat"] in (view.get("locked") or []):
+                line.value = ""  # out for this letter: the line says so (the prompt says why)
             line.disabled = True
             line.placeholder = self._closed_words(view)
 
