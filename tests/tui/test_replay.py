@@ -105,3 +105,13 @@ def test_a_game_just_over_replays_from_the_state_folder_before_it_is_archived(
     assert main(["replay", "t1", "--state-dir", str(tmp_path), "--export", str(out)]) == 0
     assert main(["replay", "t2", "--state-dir", str(tmp_path), "--export", str(out)]) == 2
     assert "not over" in capsys.readouterr().err
+
+
+def test_every_hand_is_in_the_games_own_words() -> None:
+    """Kitten's cards read ``Red Hat``, ``Blue Bow`` as at the table, not ``hat-red-1``."""
+    replayer = kitten_replayer()
+    fields = ReplayScreen(replayer, index=1)._fields().plain
+    hands = [line for line in fields.splitlines() if line.startswith("  hand: ")]
+    assert len(hands) == len(replayer.record.players)
+    assert all("-" not in line for line in hands)
+    assert any(word in fields for word in ("Hat", "Bow", "Glass"))

@@ -495,6 +495,10 @@ class KittenTable(TableScreen[KittenView]):
     game = "kitten"
     rules_text = RULES
 
+    @staticmethod
+    def card_label(card: str) -> str:
+        return chip_label(card)
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("b", "bid", "bid"),
         Binding("c", "challenge", "kitten me!"),

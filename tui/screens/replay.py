@@ -14,7 +14,8 @@ It works at 80x24: the view on the left, the log on the right.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -26,6 +27,7 @@ from textual.widgets import Footer, Input, RichLog, Static
 
 from engine.core import BASE_VIEW_KEYS
 from net.replays import Replayer
+from tui.games import NoScreen, screen_class
 from tui.screens.generic import action_label, cut, printable, value_text
 from tui.widgets.chat import chat_text, rule_text
 
@@ -97,6 +99,9 @@ class ReplayScreen(Screen[None]):
         self.seat: int | None = None
         """Whose eyes: ``None`` for everyone."""
         self._rounds = replayer.rounds()
+        self._card_label: Callable[[str], str] = str
+        with contextlib.suppress(NoScreen):
+            self._card_label = screen_class(replayer.record.game).card_label
 
     def compose(self) -> ComposeResult:
         yield Static(id="replay-head")
@@ -150,7 +155,7 @@ class ReplayScreen(Screen[None]):
                 text.append(f"{printable(name)}{score}\n", style="bold")
                 hand_key = next((key for key in EVERYONE_KEYS if key in view), None)
                 if hand_key is not None:
-                    text.append(f"  {hand_key}: {cut(value_text(view[hand_key]), 200)}\n")
+                    text.append(f"  {hand_key}: {cut(self._hand_text(view[hand_key]), 200)}\n")
             view = spectator
         else:
             view = replayer.view(self.index, self.seat)
@@ -167,6 +172,12 @@ class ReplayScreen(Screen[None]):
             text.append(f"{printable(str(key))}: ", style="bold")
             text.append(cut(value_text(value), 300) + "\n")
         return text
+
+    def _hand_text(self, hand: Any) -> str:
+        """A seat's hand, each card in the game's own words (``Red Hat``, not ``hat-red-1``)."""
+        if not isinstance(hand, list) or not all(isinstance(card, str) for card in hand):
+            return value_text(hand)
+        return "  ".join(printable(self._card_label(card)) for card in hand) or "(none)"
 
     def _log(self) -> Text:
         """Every event up to this move (those the chosen seat saw), with chat and rulings."""

@@ -285,6 +285,12 @@ class TableScreen(Screen[None], Generic[V]):
         if choice == "leave":
             self.action_leave()
 
+    @staticmethod
+    def card_label(card: str) -> str:
+        """A card of this game in words, where its code alone says little (the replay's
+        hands). Codes that read well (Catchy!'s ``JD``) are kept as they are."""
+        return card
+
     def winners_line(self, view: V) -> str:
         """Who won, said to this player: "You win!", "You share the win (Ann and you)!"..."""
         players = view["players"]
