@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
@@ -339,25 +339,23 @@ class ClowderApp(App[int]):
                 if not message.connected:
                     self.notify(message.detail, severity="warning", timeout=3)
 
-    async def on_table_screen_say(self, message: TableScreen.Say) -> None:
-        """A chat line for the host (net.chat): never a game action."""
+    async def _from_table(self, send: Callable[[AtTable], Awaitable[None]]) -> None:
+        """Send something for the table we are at; the host's refusal goes to its prompt."""
         seat = self.at_table
         if seat is None:
             return
         try:
-            await seat.client.chat(seat.table, message.text)
+            await send(seat)
         except ClientError as error:
             seat.screen.refused(clean_text(error.message))
 
+    async def on_table_screen_say(self, message: TableScreen.Say) -> None:
+        """A chat line for the host (net.chat): never a game action."""
+        await self._from_table(lambda seat: seat.client.chat(seat.table, message.text))
+
     async def on_table_screen_set_chat_rule(self, message: TableScreen.SetChatRule) -> None:
         """A player hides or shows the spectators' chat (net.chat.set_rule)."""
-        seat = self.at_table
-        if seat is None:
-            return
-        try:
-            await seat.client.chat_rule(seat.table, message.rule)
-        except ClientError as error:
-            seat.screen.refused(clean_text(error.message))
+        await self._from_table(lambda seat: seat.client.chat_rule(seat.table, message.rule))
 
     async def on_table_screen_act(self, message: TableScreen.Act) -> None:
         seat = self.at_table

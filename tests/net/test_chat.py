@@ -54,6 +54,14 @@ async def seated(port: int, table: str, *names: str) -> list[RawClient]:
     return clients
 
 
+async def watching(port: int, table: str, name: str) -> RawClient:
+    """``name`` watching ``table`` as a spectator."""
+    client = await RawClient.connect(port, name)
+    client.send(Join(table=table, role="spectator"))
+    await client.expect("joined")
+    return client
+
+
 async def said(client: RawClient) -> dict[str, Any]:
     return await client.expect("chat")
 
@@ -62,9 +70,7 @@ async def test_chat_goes_around_the_table_and_into_the_journal(tmp_path: Path) -
     async with running_host(tmp_path) as host:
         table = host.create_table("catchy", seats=2).table.id
         ann, bea = await seated(host.port, table, "Ann", "Bea")
-        sam = await RawClient.connect(host.port, "Sam")
-        sam.send(Join(table=table, role="spectator"))
-        await sam.expect("joined")
+        sam = await watching(host.port, table, "Sam")
         ann.send(Chat(table=table, text=" gg "))
         for client in (ann, bea, sam):
             line = await said(client)
@@ -88,9 +94,7 @@ async def test_hidden_spectator_chat_never_reaches_players_during_the_game(
     async with running_host(tmp_path) as host:
         table = host.create_table("catchy", {"spectator_chat": "hidden"}, seats=2).table.id
         ann, bea = await seated(host.port, table, "Ann", "Bea")
-        sam = await RawClient.connect(host.port, "Sam")
-        sam.send(Join(table=table, role="spectator"))
-        await sam.expect("joined")
+        sam = await watching(host.port, table, "Sam")
         sam.send(Chat(table=table, text="Ann holds the red three"))
         assert (await said(sam))["text"] == "Ann holds the red three"
         ann.send(Chat(table=table, text="hello"))
@@ -143,9 +147,7 @@ async def test_a_player_mutes_the_spectators_during_the_game_and_hears_them_agai
     async with running_host(tmp_path) as host:
         table = host.create_table("catchy", seats=2).table.id
         ann, bea = await seated(host.port, table, "Ann", "Bea")
-        sam = await RawClient.connect(host.port, "Sam")
-        sam.send(Join(table=table, role="spectator"))
-        await sam.expect("joined")
+        sam = await watching(host.port, table, "Sam")
         sam.send(ChatRule(table=table, spectator_chat="hidden"))
         assert (await sam.expect("error"))["code"] == "players_only"
         assert host.runners[table].spectator_chat == "shown"
@@ -163,9 +165,7 @@ async def test_a_player_mutes_the_spectators_during_the_game_and_hears_them_agai
             assert all("red three" not in str(frame) for frame in client.received)
             assert sum(frame["type"] == "chat_rule" for frame in client.received) == 1
 
-        late = await RawClient.connect(host.port, "Lou")  # a watcher who comes later is told
-        late.send(Join(table=table, role="spectator"))
-        await late.expect("joined")
+        late = await watching(host.port, table, "Lou")  # a watcher who comes later is told
         rule = await late.expect("chat_rule")
         assert (rule["spectator_chat"], rule.get("name")) == ("hidden", None)
 

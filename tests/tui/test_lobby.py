@@ -90,6 +90,21 @@ def lobby_of(app: ClowderApp) -> LobbyScreen:
     return app.lobby
 
 
+async def listed(
+    pilot: Pilot[Any], app: ClowderApp, source: FakeDiscovery, host: Host, tables: int = 1
+) -> LobbyScreen:
+    """The lobby once ``host`` was announced and its ``tables`` are listed."""
+    lobby = lobby_of(app)
+    await until(pilot, lambda: app.screen is lobby, "the lobby")
+    source.announce(host, "Bea's laptop")
+    await until(
+        pilot,
+        lambda: lobby.hosts and len(lobby.tables.get(lobby.hosts[0].key, [])) == tables,
+        f"its {tables} table(s)",
+    )
+    return lobby
+
+
 async def test_a_host_appears_and_its_tables_are_listed_then_join_as_player(tmp_path: Path) -> None:
     source = FakeDiscovery()
     host = await started_host()
@@ -131,14 +146,7 @@ async def test_enter_on_a_host_goes_to_the_first_table_it_can_sit_at(tmp_path: P
     try:
         app = lobby_app(tmp_path, source)
         async with app.run_test(size=(80, 24)) as pilot:
-            lobby = lobby_of(app)
-            await until(pilot, lambda: app.screen is lobby, "the lobby")
-            source.announce(host, "Bea's laptop")
-            await until(
-                pilot,
-                lambda: lobby.hosts and len(lobby.tables.get(lobby.hosts[0].key, [])) == 2,
-                "its two tables",
-            )
+            lobby = await listed(pilot, app, source, host, tables=2)
             await pilot.press("enter")
             rows = lobby.query_one("#tables", DataTable)
             assert rows.has_focus and rows.cursor_row == 1
@@ -157,12 +165,7 @@ async def test_watch_a_table_as_a_spectator(tmp_path: Path) -> None:
     try:
         app = lobby_app(tmp_path, source)
         async with app.run_test(size=(80, 24)) as pilot:
-            lobby = lobby_of(app)
-            await until(pilot, lambda: app.screen is lobby, "the lobby")
-            source.announce(host, "Bea")
-            await until(
-                pilot, lambda: lobby.hosts and lobby.tables.get(lobby.hosts[0].key), "its tables"
-            )
+            await listed(pilot, app, source, host)
             await pilot.press("w")
             await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
             table = app.screen
