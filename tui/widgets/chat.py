@@ -56,8 +56,10 @@ def rule_text(name: str | None, rule: str) -> Text:
     muted = rule == "hidden"
     if name:
         said = f"{name} {'muted' if muted else 'unmuted'} the watchers for the players"
+    elif muted:
+        said = "The watchers are muted for the players"
     else:
-        said = f"The watchers are {'muted' if muted else 'heard'} by the players"
+        said = "The players hear the watchers"
     return Text(f"» {said}", style=CHAT_STYLE)
 
 
