@@ -105,6 +105,9 @@ class Player:
     name: str
     fingerprint: str | None
     peer: str
+    reached: str = ""
+    """The host's address the player's SSH client connected to: how they (and their
+    friends) reach this machine, told to the player's Clowder (``--shown-as``)."""
 
     def describe(self) -> str:
         """For the host's log: ``'ann' from 198.18.0.2 (key SHA256:...)``."""
@@ -119,14 +122,16 @@ def terminal_type(term: str | None) -> str:
     return DEFAULT_TERM
 
 
-def client_command(address: str, port: int, name: str) -> list[str]:
+def client_command(address: str, port: int, name: str, reached: str = "") -> list[str]:
     """The Clowder client, joined to the host at ``address:port`` as ``name``.
 
     ``--only-this-host``: the client runs on the host's machine for someone
     else, so it creates tables on this host (not in a host of its own,
-    listening on the LAN) and reaches no other address.
+    listening on the LAN) and reaches no other address. ``--shown-as``: the
+    address the player reached this machine at, which their screens show and
+    tell friends (``address`` is this machine's own loopback).
     """
-    return [
+    command = [
         sys.executable,
         "-m",
         "tui",
@@ -135,6 +140,9 @@ def client_command(address: str, port: int, name: str) -> list[str]:
         f"--name={name}",
         "--only-this-host",
     ]
+    if reached and reached != address:
+        command.append(f"--shown-as={reached}")
+    return command
 
 
 def client_environment(base: Mapping[str, str], folder: Path, term: str) -> dict[str, str]:
@@ -226,7 +234,7 @@ class SshGateway:
         self.budget = SessionBudget(max_sessions)
         self.log = log
         self.command = command or (
-            lambda player: client_command(game_address, game_port, player.name)
+            lambda player: client_command(game_address, game_port, player.name, player.reached)
         )
         self.login_timeout_s = login_timeout_s
         self.counts = _Counts()
@@ -322,6 +330,8 @@ class _Server(asyncssh.SSHServer):
         self.gateway = gateway
         self.connection: asyncssh.SSHServerConnection | None = None
         self.peer = "?"
+        self.reached = ""
+        """This machine's address the client connected to (``sockname``)."""
         self.name: str | None = None
         self.key: asyncssh.SSHKey | None = None
         self.authenticated = False
@@ -338,6 +348,8 @@ class _Server(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.connection = conn
         self.peer = _peer(conn)
+        local = conn.get_extra_info("sockname")
+        self.reached = str(local[0]).split("%")[0] if local else ""  # no IPv6 zone id
         if not self.gateway._connected(conn):
             self.refused = True
             limit = self.gateway.budget.connection_limit
@@ -414,7 +426,8 @@ class _Server(asyncssh.SSHServer):
     def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
         assert self.name is not None
         fingerprint = self.key.get_fingerprint() if self.key is not None else None
-        return _Session(self.gateway, Player(self.name, fingerprint, self.peer))
+        player = Player(self.name, fingerprint, self.peer, self.reached)
+        return _Session(self.gateway, player)
 
     def connection_requested(
         self, dest_host: str, dest_port: int, orig_host: str, orig_port: int

@@ -112,11 +112,14 @@ class ClowderApp(App[int]):
         bot_reaction_scale: float = 1.0,
         state_dir: Path | None = None,
         only_host: bool = False,
+        shown_as: str | None = None,
     ) -> None:
         super().__init__()
         self.only_host = only_host and join is not None
         """``clowder join --only-this-host`` (an SSH gateway's players): tables are created on
         that host, and no other host is reached from this process."""
+        self.shown_as = shown_as if join is not None else None
+        """``clowder join --shown-as``: the joined host's address as other people reach it."""
         self.config_dir = config_dir
         if state_dir is None and config_dir is not None:
             state_dir = config_dir / "state"  # a test's own folder: never the real one
@@ -190,9 +193,9 @@ class ClowderApp(App[int]):
         self.push_screen(self.lobby)
         if self.join_address is not None:
             address, port = self.join_address
-            self._add_host(
-                HostEntry(f"addr:{address}:{port}", f"{address}:{port}", address, port, "address")
-            )
+            shown = self.shown_as or ""
+            key, label = f"addr:{address}:{port}", shown or f"{address}:{port}"
+            self._add_host(HostEntry(key, label, address, port, "address", shown=shown))
         elif self.discovery is not None:
             self.run_worker(self._browse(self.discovery), group="discovery")
         self.set_interval(LIST_EVERY_S, self._list_selected)
@@ -533,7 +536,11 @@ class ClowderApp(App[int]):
             self._say(f"Table {message.table} is gone from {host.name}")
             return
         await self._sit(
-            (host.address, host.port), message.table, str(game), message.role, host.endpoint
+            (host.address, host.port),
+            message.table,
+            str(game),
+            message.role,
+            host.public_endpoint,
         )
 
     async def on_lobby_screen_create(self, message: LobbyScreen.Create) -> None:

@@ -190,6 +190,11 @@ def test_the_client_is_clowder_join_run_as_a_command_with_the_name() -> None:
     ]
 
 
+def test_the_client_is_told_the_address_its_player_reached_when_not_the_hosts_own() -> None:
+    assert client_command("127.0.0.1", 7707, "ann", "198.18.0.1")[-1] == "--shown-as=198.18.0.1"
+    assert "--shown-as=127.0.0.1" not in client_command("127.0.0.1", 7707, "ann", "127.0.0.1")
+
+
 def test_terminal_types_are_kept_only_when_plain() -> None:
     assert terminal_type("xterm-256color") == "xterm-256color"
     assert terminal_type("screen.xterm-256color") == "screen.xterm-256color"
@@ -299,7 +304,7 @@ class Gateway:
         options.setdefault("client_keys", None)
         options.setdefault("password", "")
         return asyncssh.connect(
-            "127.0.0.1",
+            self.gateway.bind,
             self.gateway.port,
             username=username,
             known_hosts=None,
@@ -326,13 +331,13 @@ async def gateway(
     command: Callable[[Player], Sequence[str]] | None = stand_in,
     **options: Any,
 ) -> AsyncIterator[Gateway]:
+    options.setdefault("bind", "127.0.0.1")
     async with running_host(tmp_path) as host:
         lines: list[str] = host.log_lines  # type: ignore[attr-defined]
         ssh = SshGateway(
             game_address="127.0.0.1",
             game_port=host.port,
             state_dir=tmp_path,
-            bind="127.0.0.1",
             port=0,
             log=lines.append,
             command=command,
@@ -416,6 +421,25 @@ async def test_a_session_runs_the_client_on_its_own_terminal_with_the_players_fo
         await terminal.close()
     await ssh_gone(ssh)
     assert "hung up" in await ssh.logged("'ann' from 127.0.0.1 left")
+
+
+async def test_the_session_knows_which_address_the_player_reached(tmp_path: Path) -> None:
+    """A second loopback address stands for the LAN address a friend's ssh reached."""
+    players: list[Player] = []
+
+    def recording(player: Player) -> Sequence[str]:
+        players.append(player)
+        return stand_in(player)
+
+    async with gateway(tmp_path, command=recording, bind="127.0.0.2") as ssh:
+        async with ssh.connect("ann") as conn:
+            terminal = await open_terminal(conn)
+            await terminal.wait_for("size 80x24")
+            await terminal.close()
+        await ssh_gone(ssh)
+    assert [player.reached for player in players] == ["127.0.0.2"]
+    command = client_command("127.0.0.1", 7707, "ann", players[0].reached)
+    assert command[-1] == "--shown-as=127.0.0.2"
 
 
 async def ssh_gone(ssh: Gateway) -> None:

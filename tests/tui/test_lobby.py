@@ -331,3 +331,42 @@ async def test_the_name_dialog_says_its_keys() -> None:
         await pilot.pause()
         keys = str(app.screen.query_one("#keys", Static).render())
         assert "enter" in keys and "esc" in keys
+
+
+async def test_a_host_joined_on_loopback_is_shown_by_the_address_others_reach(
+    tmp_path: Path,
+) -> None:
+    """An SSH gateway's player (``clowder join 127.0.0.1:P --shown-as 198.18.0.1``) is told
+    the host's LAN address, for friends, not the loopback the client uses."""
+    host = await started_host()
+    host.create_table("catchy", {}, seats=2, bots=0)
+    try:
+        app = ClowderApp(
+            name="Ann",
+            config_dir=tmp_path,
+            join=("127.0.0.1", host.port),
+            shown_as=f"198.18.0.1:{host.port}",
+            discovery=None,
+            advertise=False,
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: lobby.tables, "the tables")
+            title = str(lobby.query_one("#tables-title").render())
+            assert f"198.18.0.1:{host.port}" in title and "127.0.0.1" not in title
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
+            table = app.screen
+            assert isinstance(table, CatchyTable)
+            await until(pilot, lambda: table.view is not None, "the waiting room")
+            waiting = str(table.query_one("#waiting").render())
+            assert f"clowder join 198.18.0.1:{host.port}" in waiting
+    finally:
+        await host.close()
+
+
+def test_clowder_join_refuses_a_bad_shown_as(capsys: Any) -> None:
+    from tui.cli import main
+
+    assert main(["join", "127.0.0.1", "--shown-as", "[::1"]) == 2
+    assert "--shown-as" in capsys.readouterr().err

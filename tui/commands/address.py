@@ -14,7 +14,7 @@ import ipaddress
 
 from net.host import DEFAULT_PORT
 
-__all__ = ["ADDRESS_HELP", "DEFAULT_PORT", "BadAddress", "parse_address"]
+__all__ = ["ADDRESS_HELP", "DEFAULT_PORT", "BadAddress", "address_text", "parse_address"]
 
 EXAMPLE = "192.168.1.20 or 192.168.1.20:7707"
 ADDRESS_HELP = (
@@ -25,6 +25,11 @@ ADDRESS_HELP = (
 
 class BadAddress(ValueError):
     """Text that is not ``HOST``, ``HOST:PORT``, ``[IPV6]`` or ``[IPV6]:PORT``."""
+
+
+def address_text(host: str, port: int) -> str:
+    """``host:port`` as :func:`parse_address` reads it back (``[::1]:7707`` for IPv6)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:

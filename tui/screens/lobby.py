@@ -49,10 +49,18 @@ class HostEntry:
     """What the LAN advertisement says (``2 tables, 1 open``), before we connect."""
     ssh_port: int | None = None
     """The host's SSH gateway (``clowder host --ssh``), from its advertisement."""
+    shown: str = ""
+    """The address to tell people, where it is not the one this process uses (an SSH
+    gateway's player reaches the host on 127.0.0.1; friends reach it as ``shown``)."""
 
     @property
     def endpoint(self) -> str:
         return f"{self.address}:{self.port}"
+
+    @property
+    def public_endpoint(self) -> str:
+        """Where other people reach this host: what to show and to say."""
+        return self.shown or self.endpoint
 
     @property
     def ssh_command(self) -> str | None:
@@ -280,7 +288,7 @@ class LobbyScreen(Screen[None]):
             title.update("Tables")
             rows: list[tuple[str, str, str, str]] = []
         else:
-            shown = clean_text(f"Tables on {host.name} ({host.endpoint})")
+            shown = clean_text(f"Tables on {host.name} ({host.public_endpoint})")
             title.update(Text(shown, style="bold"))
             rows = [table_row(table) for table in self.tables.get(host.key, [])]
         if problem:
