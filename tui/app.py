@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -493,6 +494,7 @@ class ClowderApp(App[int]):
                 client = Client(host.address, host.port, self.player, reconnect=False)
                 await client.connect()
                 self.listers[host.key] = client
+                self._name_from_welcome(host, client)
             tables = await client.list_tables()
         except ClientError as error:
             self.listers.pop(host.key, None)
@@ -515,8 +517,17 @@ class ClowderApp(App[int]):
                     str(table["id"]),
                     str(table.get("game")),
                     "player",
-                    host.endpoint,
+                    host.public_endpoint,
                 )
+
+    def _name_from_welcome(self, host: HostEntry, client: Client) -> None:
+        """A host typed in by address is listed by the name it gives itself, once known."""
+        welcome = client.welcome
+        if host.origin != "address" or welcome is None:
+            return
+        name = clean_text(welcome.host_name)
+        if name and name != host.name:
+            self._add_host(dataclasses.replace(host, name=name))
 
     def _mark_mine(self, host: HostEntry, tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``tables`` with ``yours`` set where this player holds a seat; forgets seats gone."""
