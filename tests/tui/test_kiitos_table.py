@@ -285,6 +285,12 @@ async def test_the_ruling_on_a_challenge_is_told_and_w_explains_it() -> None:
         assert news == "Bea challenged BRIEF: a word; Bea takes the -1. First, 40 ms ahead of you."
         await pilot.press("ctrl+w")
         assert isinstance(app.screen, InfoScreen) and "40 ms ahead of Cy" in app.screen.text
+        await pilot.press("escape")
+        pickup = {"kind": "pickup", "text": "Cy picks up BRIEF.", "data": {"seat": 2}}
+        table.happened([pickup])  # the table is picked up: that challenge is old news
+        table.view = cast(KiitosView, view)
+        await pilot.pause()
+        assert text_of(table.query_one("#news")) == ""
 
 
 async def test_a_spectator_sees_no_hand_and_cannot_type_or_challenge() -> None:

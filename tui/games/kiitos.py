@@ -657,6 +657,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         view = self.view
         names = [] if view is None else view["players"]
         me = None if view is None else view["seat"]
+        if kind in ("lead", "say", "pickup"):
+            self.news = Text("")  # a new word, or the table picked up: the last news is over
         if kind in ("lead", "say") and isinstance(data.get("reveal"), int):
             self._word_reveal = int(data["reveal"])
             self._last_challenge = None
