@@ -155,6 +155,28 @@ async def test_a_tie_is_voted_by_number_and_zero_says_the_same_time() -> None:
         assert keys.get("1") == "who was first" and "ctrl+y" not in keys
 
 
+async def test_a_tie_break_says_who_is_in_it_and_what_it_decides_not_old_news() -> None:
+    game = letter_open()
+    moment = GAME.reveal(game.state)
+    claims = [
+        {"seat": 1, "action": {"type": "answer", "reveal": moment, "text": "Banana"}},
+        {"seat": 2, "action": {"type": "answer", "reveal": moment, "text": "Blueberry"}},
+    ]
+    game.act(1, {"type": "tie", "reveal": moment, "claims": claims})
+    for seat in range(3):
+        if any(action["type"] == "first" for action in game.view(seat)["legal"]):
+            game.act(seat, {"type": "first", "seat": None})  # "the same time": a tie-break
+    view = game.view(0)
+    assert view["phase"] == "between" and view["tiebreak"] == {"players": [1, 2], "stake": ["B"]}
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        text = board(app)
+        assert "Tie-break between Bea and Cy for B." in text
+        assert "The next letter decides: its taker takes B too. Only they answer." in text
+        assert "The tie-break letter comes next" in text and "of 2 comes next" not in text
+
+
 async def test_while_a_letter_is_open_the_footer_offers_the_call_and_no_vote() -> None:
     app = harness(letter_open().view(0))
     async with app.run_test(size=SIZE):

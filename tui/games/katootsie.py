@@ -373,6 +373,8 @@ class KatootsieTable(RealtimeTable[Any]):
             notes.append(f"Letter {view['letter']}: answers start with it")
         elif stage == "category":
             notes.append("A new category: the letter comes next")
+        elif stage == "between" and view.get("tiebreak"):
+            notes.append("The tie-break letter comes next")
         elif stage == "between":
             notes.append(f"Letter {int(view.get('category_letter', 0)) + 1} of 2 comes next")
         tiebreak = view.get("tiebreak")
@@ -474,6 +476,9 @@ class KatootsieTable(RealtimeTable[Any]):
             else:
                 out.append("\nThe others vote who was first.", style=look("muted"))
             return out
+        tiebreak = view.get("tiebreak")
+        if tiebreak and stage in ("between", "letter"):
+            return self._tiebreak_words(view, tiebreak, stage)
         last = self.history.last
         headline = self.history.headline(last, players, me) if last is not None else ""
         result = view.get("last")
@@ -486,6 +491,22 @@ class KatootsieTable(RealtimeTable[Any]):
         if headline and result and last is not None and last.ruling is not None:
             margin = self.history.margin_words(last, players, me).removeprefix(", ")
             out.append(f"\n{capital(margin)} · w: why", style=look("muted"))
+        return out
+
+    def _tiebreak_words(
+        self, view: Mapping[str, Any], tiebreak: Mapping[str, Any], stage: str
+    ) -> Text:
+        """A tie-break is on: who is in it, for which letters, and what decides it (the last
+        letter's result would be old news)."""
+        me = view["seat"]
+        tied = names_of(view["players"], tiebreak["players"], me)
+        stake = ", ".join(tiebreak["stake"])
+        out = Text(f"Tie-break between {tied} for {stake}.")
+        when = "This letter" if stage == "letter" else "The next letter"
+        rest = "" if me is None or me in tiebreak["players"] else " Only they answer."
+        out.append(
+            f"\n{when} decides: its taker takes {stake} too.{rest}", style=self.look("muted")
+        )
         return out
 
     def _result_words(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> str:
