@@ -8,8 +8,10 @@ client string), spends the speaker's :class:`ChatBudget`, journals it as a
 forwards it to whoever may hear it (:func:`hears`).
 
 A table may keep spectators' chat from its players while the game is on
-(the ``spectator_chat`` table option, ``"hidden"``), so that watchers, who
-may see more than the players, cannot whisper hands. The players choose:
+(the ``spectator_chat`` table option, ``"hidden"``), so that what watchers
+say about the game (a spoiler, a hint) does not reach the table: a courtesy
+between honest people, since a player may also watch from a second
+connection. The players choose:
 any of them may hide or show it at any time (:func:`set_rule`), also after
 the table was created with it; spectators cannot.
 """

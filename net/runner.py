@@ -247,8 +247,7 @@ class TableRunner:
         self._follow_presence()
         self._maybe_count_down()
         self._send_view(self.attached[-1], [])
-        if self.spectator_chat != "shown":  # the default goes unsaid
-            chat.tell_rule(self, [peer], None, None)
+        chat.tell_rule(self, [peer], None, None)  # also "shown": a client back may hold "hidden"
         self.broadcast_presence()
         self._schedule()
         self._sync_reveal()

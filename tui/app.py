@@ -28,7 +28,7 @@ from net.messages import Chat, ChatRule, Error, Joined, Presence, View
 from net.runner import BOT_DELAY_S
 from net.tables import TableError, fixed_deal_options
 from net.text import clean_data, clean_text
-from tui.config import Settings, new_player_key
+from tui.config import Settings
 from tui.games import NoScreen, screen_class
 from tui.hosting import EVERYWHERE, LOOPBACK, EmbeddedHost
 from tui.screens.dialogs import NameDialog, NewTable
@@ -153,10 +153,6 @@ class ClowderApp(App[int]):
     # Start ----------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        if self.settings.player_key is None:  # made once; saved with the name
-            self.settings.player_key = new_player_key()
-            if self.settings.name is not None:
-                self._save_settings()
         if self.given_name is None and self.settings.name is None:
             self.push_screen(NameDialog(), self._named_first)
         else:
@@ -183,7 +179,9 @@ class ClowderApp(App[int]):
 
     def _client(self, endpoint: tuple[str, int], **options: Any) -> Client:
         """A connection to a host as this player (name and player key)."""
-        key = self.settings.player_key
+        key, made = self.settings.key_for(self.player)
+        if made:  # once per name: kept, so every host knows this player again
+            self._save_settings()
         return Client(endpoint[0], endpoint[1], self.player, player_key=key, **options)
 
     def _begin(self) -> None:
@@ -599,6 +597,7 @@ class ClowderApp(App[int]):
 
     def on_lobby_screen_rename(self, message: LobbyScreen.Rename) -> None:
         self.seats.rename(self.player, message.name)  # seats held go with the player
+        self.settings.rename(self.player, message.name)  # and so does the player key
         self.given_name = None
         self._remember(message.name)
         for client in self.listers.values():

@@ -6,9 +6,10 @@ environment variable points it elsewhere, which tests use so they never touch
 the real one. A missing or unreadable file is the same as no settings: the
 name is simply asked again.
 
-The player key is a random secret made once per player (``hello.player``):
-a host keeps only a hash of it, so its scoreboard knows the same player
-across games and after a change of name. The file is private (0600).
+A player key is a random secret made once per name played under and sent
+in ``hello.player``: a host keeps only a hash of it, so its scoreboard knows
+the same player across games and after a rename in the lobby (the key goes
+with the name). The file is private (0600).
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import json
 import os
 import re
 import secrets
-from dataclasses import dataclass
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -67,12 +69,17 @@ def clean_name(text: str) -> str:
     return name
 
 
+MAX_KEYS = 50
+"""Names with a player key kept (the newest): a file that never grows without end."""
+
+
 @dataclass
 class Settings:
-    """What is remembered: the player's name (``None`` until asked) and player key."""
+    """What is remembered: the player's name (``None`` until asked) and a player key per
+    name this user plays under (two terminals as Ann and Bea are two players)."""
 
     name: str | None = None
-    player_key: str | None = None
+    player_keys: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Settings:
@@ -83,22 +90,49 @@ class Settings:
             return cls()
         if not isinstance(data, dict):
             return cls()
-        name, key = data.get("name"), data.get("player_key")
         settings = cls()
-        if isinstance(key, str) and _KEY_SHAPE.fullmatch(key):
-            settings.player_key = key
         with contextlib.suppress(BadName):  # a bad name is asked again
+            name = data.get("name")
             settings.name = clean_name(name) if isinstance(name, str) else None
+        keys = data.get("player_keys")
+        for name, key in keys.items() if isinstance(keys, dict) else ():
+            if isinstance(name, str) and isinstance(key, str) and _KEY_SHAPE.fullmatch(key):
+                with contextlib.suppress(BadName):
+                    settings.player_keys[clean_name(name)] = key
         return settings
 
+    def key_for(self, name: str) -> tuple[str, bool]:
+        """``name``'s player key, and whether it was just made (then the settings want
+        saving)."""
+        key = self.player_keys.get(name)
+        if key is not None:
+            return key, False
+        key = self.player_keys[name] = new_player_key()
+        for oldest in list(self.player_keys)[: max(0, len(self.player_keys) - MAX_KEYS)]:
+            del self.player_keys[oldest]
+        return key, True
+
+    def rename(self, old: str, new: str) -> None:
+        """A rename: ``old``'s key is ``new``'s from now on (when ``new`` has none yet)."""
+        key = self.player_keys.pop(old, None)
+        if key is not None and old != new:
+            self.player_keys.setdefault(new, key)
+        elif key is not None:
+            self.player_keys[old] = key
+
     def save(self, directory: Path | None = None) -> Path:
-        """Write the settings (readable by this user only); returns the file written."""
+        """Write the settings, readable by this user only, replacing the file at once (a
+        crash mid-write leaves the old one: the keys are never lost)."""
         folder = directory or config_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / CONFIG_FILE
-        text = json.dumps({"name": self.name, "player_key": self.player_key}, indent=2) + "\n"
-        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(path, 0o600)  # a file made before keys were kept may be wider
+        data = {"name": self.name, "player_keys": self.player_keys}
+        handle, temporary = tempfile.mkstemp(prefix=".config-", dir=folder)  # made 0600
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(json.dumps(data, indent=2) + "\n")
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
         return path

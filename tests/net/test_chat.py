@@ -9,7 +9,7 @@ import pytest
 
 from net.chat import MAX_CHAT, ChatBudget, ChatRefused, clean_line, hears
 from net.journal import read_records
-from net.messages import Chat, ChatRule, Join
+from net.messages import Chat, ChatRule, Join, Role
 from net.replays import record_of
 from net.tables import restore
 from tests.net.hosting import RawClient, running_host
@@ -45,20 +45,21 @@ def test_spectators_are_kept_from_players_only_when_hidden_and_the_game_is_on() 
 
 
 async def seated(port: int, table: str, *names: str) -> list[RawClient]:
-    clients = []
-    for name in names:
-        client = await RawClient.connect(port, name)
-        client.send(Join(table=table, role="player"))
-        await client.expect("joined")
-        clients.append(client)
-    return clients
+    return [await at_table(port, table, name, "player") for name in names]
 
 
 async def watching(port: int, table: str, name: str) -> RawClient:
     """``name`` watching ``table`` as a spectator."""
+    return await at_table(port, table, name, "spectator")
+
+
+async def at_table(port: int, table: str, name: str, role: Role) -> RawClient:
+    """``name`` at ``table`` in ``role``, told the table's chat rule as it joined."""
     client = await RawClient.connect(port, name)
-    client.send(Join(table=table, role="spectator"))
+    client.send(Join(table=table, role=role))
     await client.expect("joined")
+    told = await client.expect("chat_rule")  # every newcomer is told the rule in force
+    assert told.get("name") is None and told["spectator_chat"] in ("shown", "hidden")
     return client
 
 
@@ -163,11 +164,12 @@ async def test_a_player_mutes_the_spectators_during_the_game_and_hears_them_agai
         for client in (ann, bea):
             assert (await said(client))["text"] == "hello"
             assert all("red three" not in str(frame) for frame in client.received)
-            assert sum(frame["type"] == "chat_rule" for frame in client.received) == 1
+            heard = [frame for frame in client.received if frame["type"] == "chat_rule"]
+            assert [rule.get("name") for rule in heard] == [None, "Ann"]  # joining, Ann's
 
         late = await watching(host.port, table, "Lou")  # a watcher who comes later is told
-        rule = await late.expect("chat_rule")
-        assert (rule["spectator_chat"], rule.get("name")) == ("hidden", None)
+        told = [frame for frame in late.received if frame["type"] == "chat_rule"]
+        assert [(rule["spectator_chat"], rule.get("name")) for rule in told] == [("hidden", None)]
 
         bea.send(ChatRule(table=table, spectator_chat="shown"))
         for client in (ann, bea, sam, late):
@@ -180,10 +182,42 @@ async def test_a_player_mutes_the_spectators_during_the_game_and_hears_them_agai
         rules = [(r["spectator_chat"], r["name"]) for r in records if r["r"] == "chat_rule"]
         assert rules == [("hidden", "Ann"), ("shown", "Bea")]
         kinds = [(n["kind"], n.get("name")) for n in record_of(records).notes]
-        told = [("chat_rule", "Ann"), ("chat", "Sam"), ("chat", "Ann")]
-        assert kinds == [*told, ("chat_rule", "Bea"), ("chat", "Sam")]
+        first = [("chat_rule", "Ann"), ("chat", "Sam"), ("chat", "Ann")]
+        assert kinds == [*first, ("chat_rule", "Bea"), ("chat", "Sam")]
         assert restore(records, lambda record: None).version == host.runners[table].table.version
         ann.send({"type": "chat_rule", "table": table, "spectator_chat": "whispered"})
         assert (await ann.expect("error"))["code"] == "bad_field"
         for client in (ann, bea, sam, late):
             await client.close()
+
+
+async def test_a_player_back_at_their_seat_learns_the_rule_set_while_they_were_away(
+    tmp_path: Path,
+) -> None:
+    async with running_host(tmp_path) as host:
+        table = host.create_table("catchy", seats=2).table.id
+        ann = await RawClient.connect(host.port, "Ann")
+        ann.send(Join(table=table, role="player"))
+        token = (await ann.expect("joined"))["token"]
+        (bea,) = await seated(host.port, table, "Bea")
+        await ann.close()
+        bea.send(ChatRule(table=table, spectator_chat="hidden"))
+        assert (await bea.expect("chat_rule"))["name"] == "Bea"
+        back = await RawClient.connect(host.port, "Ann", token=token)
+        await back.expect("joined")
+        told = await back.expect("chat_rule")
+        assert (told["spectator_chat"], told.get("name")) == ("hidden", None)
+        for client in (back, bea):
+            await client.close()
+
+
+async def test_a_rule_a_player_set_survives_a_host_restart(tmp_path: Path) -> None:
+    async with running_host(tmp_path) as host:
+        table = host.create_table("catchy", seats=2).table.id
+        ann, bea = await seated(host.port, table, "Ann", "Bea")
+        ann.send(ChatRule(table=table, spectator_chat="hidden"))
+        await bea.expect("chat_rule")
+        for client in (ann, bea):
+            await client.close()
+    async with running_host(tmp_path) as host:
+        assert host.runners[table].spectator_chat == "hidden"

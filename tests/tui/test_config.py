@@ -9,26 +9,42 @@ from pathlib import Path
 import pytest
 
 from net.scoreboard import player_id
-from tui.config import CONFIG_FILE, Settings, new_player_key
+from tui.config import CONFIG_FILE, Settings
 
 pytestmark = pytest.mark.timeout(30)
 
 
-def test_the_name_and_player_key_are_kept_in_a_private_file(tmp_path: Path) -> None:
-    key = new_player_key()
-    path = Settings(name="Ann", player_key=key).save(tmp_path)
+def test_the_name_and_player_keys_are_kept_in_a_private_file(tmp_path: Path) -> None:
+    settings = Settings(name="Ann")
+    key, made = settings.key_for("Ann")
+    assert made and settings.key_for("Ann") == (key, False)
+    path = settings.save(tmp_path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert Settings.load(tmp_path) == Settings(name="Ann", player_key=key)
-    assert new_player_key() != key
+    assert Settings.load(tmp_path) == Settings(name="Ann", player_keys={"Ann": key})
+    assert [p.name for p in tmp_path.iterdir()] == [CONFIG_FILE]  # no temporary left over
+
+
+def test_each_name_has_its_own_key_and_a_rename_takes_it_along() -> None:
+    """Two terminals of one user, as Ann and as Bea, are two players to a scoreboard."""
+    settings = Settings()
+    ann, _ = settings.key_for("Ann")
+    bea, _ = settings.key_for("Bea")
+    assert ann != bea
+    settings.rename("Ann", "Annie")
+    assert settings.key_for("Annie") == (ann, False) and "Ann" not in settings.player_keys
 
 
 def test_a_file_of_older_runs_or_a_bad_key_keeps_what_it_can(tmp_path: Path) -> None:
     (tmp_path / CONFIG_FILE).write_text(json.dumps({"name": "Ann"}))
-    assert Settings.load(tmp_path) == Settings(name="Ann", player_key=None)
-    (tmp_path / CONFIG_FILE).write_text(json.dumps({"name": "Ann", "player_key": "x\x1b[2J"}))
-    assert Settings.load(tmp_path) == Settings(name="Ann", player_key=None)
-    (tmp_path / CONFIG_FILE).write_text(json.dumps({"name": "\x00", "player_key": "k" * 24}))
-    assert Settings.load(tmp_path) == Settings(name=None, player_key="k" * 24)
+    assert Settings.load(tmp_path) == Settings(name="Ann")
+    bad = {"name": "Ann", "player_keys": {"Ann": "x\x1b[2J", "B\x01": "k" * 24}}
+    (tmp_path / CONFIG_FILE).write_text(json.dumps(bad))
+    assert Settings.load(tmp_path) == Settings(name="Ann")
+    odd = {"name": "\x00", "player_keys": {"Bea": "k" * 24}}
+    (tmp_path / CONFIG_FILE).write_text(json.dumps(odd))
+    assert Settings.load(tmp_path) == Settings(name=None, player_keys={"Bea": "k" * 24})
+    (tmp_path / CONFIG_FILE).write_text(json.dumps({"name": "Ann", "player_keys": [1]}))
+    assert Settings.load(tmp_path) == Settings(name="Ann")
 
 
 async def test_the_app_makes_a_key_once_and_hosts_know_the_player_by_its_hash(
@@ -40,7 +56,7 @@ async def test_the_app_makes_a_key_once_and_hosts_know_the_player_by_its_hash(
     app = solo_app(tmp_path, "catchy")
     async with app.run_test(size=(80, 24)) as pilot:
         await table_of(pilot, CatchyTable)
-        key = Settings.load(tmp_path).player_key
+        key = Settings.load(tmp_path).player_keys.get("Ann")
         assert key is not None
         assert app.embedded is not None
         (runner,) = app.embedded.host.runners.values()
@@ -49,7 +65,7 @@ async def test_the_app_makes_a_key_once_and_hosts_know_the_player_by_its_hash(
     again = solo_app(tmp_path, "catchy")
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert again.settings.player_key == key  # made once, then kept
+        assert again.settings.key_for("Ann") == (key, False)  # made once, then kept
 
 
 def test_a_name_with_a_control_character_is_refused_before_any_host_sees_it() -> None:

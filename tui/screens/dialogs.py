@@ -165,7 +165,7 @@ class CreateDialog(Dialog):
                 compact=True,
             )
             yield Static(
-                "so watchers cannot whisper hands (players can change it: F4 in the chat)",
+                "so watchers' hints never reach the table (players can change it: F4 in the chat)",
                 classes="option-help",
             )
             yield Static("", id="problem", classes="error")

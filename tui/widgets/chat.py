@@ -4,8 +4,8 @@ Every table screen (:class:`tui.screens.table.TableScreen`) has one, hidden
 until ``Ctrl+T`` (or ``t`` where letters are not the game's own: Kiitos and
 Katootsie type words with them) opens it. Enter sends, Esc closes. Quick
 reactions go out on one key each (F1 ``gg``, F2 ``nice``, F3 ``oops``).
-A player mutes the spectators' chat for the players with F4 (so watchers
-cannot whisper hands), and hears it again with F4.
+A player mutes the spectators' chat for the players with F4 (so watchers'
+hints do not reach the table), and hears it again with F4.
 
 The line posts :class:`ChatLine.Send` instead of Textual's ``Input.Submitted``,
 so a game screen that answers its own inputs' ``Submitted`` (a typed word)
