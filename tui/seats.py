@@ -99,9 +99,16 @@ class SeatStore:
         return {seat.table for seat in self.all() if seat.host == host and seat.for_name(name)}
 
     def keep(self, seat: HeldSeat) -> None:
-        """Remember ``seat`` (replacing any earlier token for that host, table and name)."""
+        """Remember ``seat``, replacing any earlier token for that host and table held by the
+        same name, by no name (kept before names were: it must not go to another name
+        now), or with the same token."""
         where = (seat.host, seat.table)
-        others = [s for s in self.all() if (s.host, s.table) != where or s.name != seat.name]
+        others = [
+            s
+            for s in self.all()
+            if (s.host, s.table) != where
+            or (s.name not in ("", seat.name) and s.token != seat.token)
+        ]
         self._write([*others, seat][-MAX_SEATS:])
 
     def drop(self, host: str, table: str, name: str | None = None) -> None:

@@ -93,6 +93,8 @@ def test_a_seat_is_held_by_the_name_it_was_taken_under_and_follows_a_rename(
     assert [seat.name for seat in store.all()] == ["Annie"]
     store.keep(HeldSeat("h:1", "t2", "old-token"))  # kept before names were: anyone's
     assert store.find("h:1", "t2", "Cy") is not None
+    store.keep(HeldSeat("h:1", "t2", "old-token", name="Ann"))  # Ann takes it back
+    assert store.find("h:1", "t2", "Cy") is None  # no nameless copy left for another name
     store.drop("h:1", "t1")  # the table is over: every seat there
     assert store.tables_at("h:1") == {"t2"}
 
