@@ -23,7 +23,7 @@ from typing import Any
 FILE_NAME = "scores.json"
 FORMAT = 2
 """The file's format: 2 keys rows by player (``key:...``) or name (``name:...``); 1 (no
-``format``) keyed them by name only, and is read as names."""
+``format``) keyed them by name only, and is read as names. A newer one is left alone."""
 KEEP_TABLE_IDS = 1000
 """How many counted table ids are remembered (the newest): enough to never count one twice."""
 MAX_ROWS = 50
@@ -40,23 +40,45 @@ def row_key(name: str, player: str | None) -> str:
     return f"key:{player}" if player else f"name:{name}"
 
 
-def _upgraded(data: dict[str, Any]) -> dict[str, Any]:
-    """A format 1 file's rows (keyed by name, no ``name`` field) as format 2's."""
-    games = {
-        game: {
-            row_key(name, None): {
-                "name": name,
-                "played": int(row.get("played", 0)),
-                "wins": int(row.get("wins", 0)),
-                "bot": bool(row.get("bot")),
-            }
-            for name, row in rows.items()
-            if isinstance(row, dict)
-        }
-        for game, rows in data.get("games", {}).items()
-        if isinstance(rows, dict)
-    }
-    return {"format": FORMAT, "games": games, "tables": list(data.get("tables", []))}
+def _count(value: Any) -> int | None:
+    """A row's ``played``/``wins``: a whole number from 0 (``None``: not one)."""
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return value if ok else None
+
+
+def _row(name: Any, row: Any) -> dict[str, Any] | None:
+    """A stored row, checked (``None``: damaged, left out)."""
+    if not isinstance(row, dict) or not isinstance(name, str) or not name:
+        return None
+    played, wins = _count(row.get("played", 0)), _count(row.get("wins", 0))
+    if played is None or wins is None:
+        return None
+    return {"name": name, "played": played, "wins": wins, "bot": bool(row.get("bot"))}
+
+
+def _cleaned(data: dict[str, Any], version: int) -> dict[str, Any]:
+    """A file's results as format 2, each row checked: a damaged row or game is left out
+    (a hand-edited or half-written file costs those rows, never the host's start).
+    Format 1 rows were keyed by name and had no ``name`` field."""
+    games: dict[str, dict[str, Any]] = {}
+    stored = data.get("games")
+    for game, rows in stored.items() if isinstance(stored, dict) else ():
+        if not isinstance(game, str) or not isinstance(rows, dict):
+            continue
+        kept = games.setdefault(game, {})
+        for stored_key, row in rows.items():
+            if version == 1:
+                checked, key = _row(stored_key, row), row_key(str(stored_key), None)
+            elif isinstance(stored_key, str) and stored_key.startswith(("key:", "name:")):
+                name = row.get("name") if isinstance(row, dict) else None
+                checked, key = _row(name, row), stored_key
+            else:
+                continue
+            if checked is not None:
+                kept[key] = checked
+    tables = data.get("tables")
+    ids = [t for t in tables if isinstance(t, str)] if isinstance(tables, list) else []
+    return {"format": FORMAT, "games": games, "tables": ids[-KEEP_TABLE_IDS:]}
 
 
 class Scoreboard:
@@ -64,21 +86,23 @@ class Scoreboard:
 
     def __init__(self, state_dir: Path) -> None:
         self.path = state_dir / FILE_NAME
+        self.frozen = False
+        """The file is of a newer format than this Clowder's: it is neither read nor
+        overwritten (a newer Clowder's results are kept for it)."""
         self.data: dict[str, Any] = self._load()
 
     def _load(self) -> dict[str, Any]:
-        empty = {"format": FORMAT, "games": {}, "tables": []}
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
-            return empty
+            data = None
         if not isinstance(data, dict):
-            return empty
-        if data.get("format") != FORMAT:
-            return _upgraded(data)
-        data.setdefault("games", {})
-        data.setdefault("tables", [])
-        return data
+            return _cleaned({}, FORMAT)
+        version = data.get("format", 1)
+        if not isinstance(version, int) or isinstance(version, bool) or version > FORMAT:
+            self.frozen = True
+            return _cleaned({}, FORMAT)
+        return _cleaned(data, version)
 
     def record(self, table: Any) -> bool:
         """Count a finished table's result (once); returns whether it was counted now."""
@@ -88,9 +112,10 @@ class Scoreboard:
         rows = self.data["games"].setdefault(table.game.name, {})
         for seat, info in enumerate(table.seats):
             name = info.name or f"seat {seat}"
-            new = {"name": name, "played": 0, "wins": 0, "bot": info.bot is not None}
+            new = {"name": name, "played": 0, "wins": 0, "bot": False}
             row = rows.setdefault(row_key(name, getattr(info, "player", None)), new)
             row["name"] = name  # the name they played under last
+            row["bot"] = not info.human  # a person's seat a bot covered is still theirs
             row["played"] += 1
             row["wins"] += 1 if seat in outcome.winners else 0
         self.data["tables"] = [*self.data["tables"], table.id][-KEEP_TABLE_IDS:]
@@ -98,6 +123,8 @@ class Scoreboard:
         return True
 
     def _save(self) -> None:
+        if self.frozen:
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle, name = tempfile.mkstemp(prefix=".scores-", dir=self.path.parent)
         try:

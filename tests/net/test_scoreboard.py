@@ -129,3 +129,46 @@ async def test_a_player_key_reaches_the_scoreboard_only_as_its_hash(tmp_path: Pa
         records = read_records(tmp_path / "tables" / f"{runner.table.id}.log")
         seat = next(record for record in records if record["r"] == "seat")
         assert seat["player"] == player_id("k" * 24)
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"games": []},
+        {"format": 2, "games": {"toy": {"key:ab": {"played": "x", "wins": 0, "name": "Ann"}}}},
+        {"format": 2, "games": {"toy": {"key:ab": {"played": 1, "wins": 0}}}},  # no name
+        {"format": 2, "games": {"toy": {"odd": {"played": 1, "wins": 0, "name": "Ann"}}}},
+        {"format": "2", "games": {"toy": 5}, "tables": [1, None]},
+        {"games": {"toy": {"Ann": {"played": -1}}}, "tables": "t1"},
+    ],
+)
+def test_a_damaged_score_file_costs_its_bad_rows_never_the_hosts_start(
+    tmp_path: Path, stored: dict[str, Any]
+) -> None:
+    (tmp_path / "scores.json").write_text(json.dumps(stored))
+    board = Scoreboard(tmp_path)
+    assert all(not rows for rows in board.summary().values())
+    with toy_game.registered():
+        assert board.record(finished_toy("t1"))
+    assert {row["name"] for row in board.summary()["toy"]} == {"Ann", "Bot Tom"}
+
+
+def test_a_newer_format_is_neither_read_nor_overwritten(tmp_path: Path) -> None:
+    newer = json.dumps({"format": 3, "players": {"whatever": 1}})
+    (tmp_path / "scores.json").write_text(newer)
+    board = Scoreboard(tmp_path)
+    with toy_game.registered():
+        board.record(finished_toy("t1"))
+    assert (tmp_path / "scores.json").read_text() == newer
+
+
+def test_a_persons_row_is_not_marked_a_bot_when_a_bot_covered_their_seat(tmp_path: Path) -> None:
+    ann = player_id("ann")
+    with toy_game.registered():
+        table = finished_toy("t1", "Ann", ann)
+        table.seats[0].bot = "random"  # Ann dropped and a bot finished for her
+        board = Scoreboard(tmp_path)
+        board.record(table)
+        board.record(finished_toy("t2", "Ann", ann))
+    rows = {row["name"]: row for row in board.summary()["toy"]}
+    assert not rows["Ann"]["bot"] and rows["Bot Tom"]["bot"]
