@@ -257,3 +257,34 @@ async def test_table_time_stands_still_while_nobody_is_there(tmp_path: Path) -> 
         ran = runner.now() - held
         assert 0 <= ran <= loop.time() - before_return  # on from where it stood, not the 0.3 s
         await back.close()
+
+
+async def test_a_countdown_left_running_waits_for_the_players_and_then_ends(
+    tmp_path: Path,
+) -> None:
+    """Paused mid-countdown, the countdown holds; back, it runs out and the first moment
+    opens for the player (the timer that had fallen due meanwhile told nobody)."""
+    async with running_host(tmp_path, run_unattended=False, start_countdown_s=0.5) as host:
+        runner = host.create_table("blackcat", seats=2, bots=1)
+        ann = await RawClient.connect(host.port, "Ann")
+        ann.send(Join(table=runner.table.id, role="player"))
+        token = (await ann.expect("joined"))["token"]
+        for _ in range(200):
+            if runner.starts_in() is not None:
+                break
+            await asyncio.sleep(0.01)
+        await ann.close()
+        for _ in range(200):
+            if runner.paused():
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.8)  # longer than the countdown: it holds while nobody is here
+        assert runner.counting_down() and runner.open_reveal() is None
+        back = await RawClient.connect(host.port, "Ann", token=token)
+        await back.expect("joined")
+        while True:  # the countdown runs out with Ann there: she is sent the open moment
+            view = await back.expect("view")
+            if view.get("reveal") is not None:
+                break
+        assert not runner.counting_down()
+        await back.close()
