@@ -126,7 +126,9 @@ async def test_leave_for_now_keeps_the_seat_and_the_token_brings_it_back(tmp_pat
         back = await RawClient.connect(host.port, "Ann", token=token)
         assert (await back.expect("joined"))["seat"] == seat
         view = (await back.expect("view"))["view"]
-        assert view["seat"] == seat and view["hand"]
+        # The seat's own view (a spectator's has no hand); it may be empty by now: the
+        # bot that covered the seat may have played it out (seen 1 run in 10).
+        assert view["seat"] == seat and isinstance(view["hand"], list)
         info = runner.table.seats[seat]
         assert info.bot is None and info.connected and not info.stepped_away  # handed back
         for client in (ann, bea, back):
