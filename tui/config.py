@@ -113,12 +113,10 @@ class Settings:
         return key, True
 
     def rename(self, old: str, new: str) -> None:
-        """A rename: ``old``'s key is ``new``'s from now on (when ``new`` has none yet)."""
-        key = self.player_keys.pop(old, None)
-        if key is not None and old != new:
-            self.player_keys.setdefault(new, key)
-        elif key is not None:
-            self.player_keys[old] = key
+        """A rename: ``old``'s key is ``new``'s from now on. A name that already has a key
+        keeps it (it is someone this user already played as), and so does ``old`` then."""
+        if old != new and old in self.player_keys and new not in self.player_keys:
+            self.player_keys[new] = self.player_keys.pop(old)
 
     def save(self, directory: Path | None = None) -> Path:
         """Write the settings, readable by this user only, replacing the file at once (a

@@ -32,6 +32,8 @@ def test_each_name_has_its_own_key_and_a_rename_takes_it_along() -> None:
     assert ann != bea
     settings.rename("Ann", "Annie")
     assert settings.key_for("Annie") == (ann, False) and "Ann" not in settings.player_keys
+    settings.rename("Annie", "Bea")  # Bea is someone already: both keep their keys
+    assert settings.player_keys == {"Annie": ann, "Bea": bea}
 
 
 def test_a_file_of_older_runs_or_a_bad_key_keeps_what_it_can(tmp_path: Path) -> None:
