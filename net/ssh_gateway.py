@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import os
 import sys
 import time
@@ -61,6 +62,7 @@ __all__ = [
     "client_command",
     "client_environment",
     "load_host_key",
+    "reached_address",
     "terminal_type",
 ]
 
@@ -120,6 +122,18 @@ def terminal_type(term: str | None) -> str:
     if term and len(term) <= 64 and set(term) <= _TERM_CHARS:
         return term
     return DEFAULT_TERM
+
+
+def reached_address(sockname: str) -> str:
+    """The address a player's ssh reached, as people write it: no IPv6 zone, and an
+    IPv4 address seen through a dual-stack socket (``::ffff:198.18.0.1``) as IPv4."""
+    address = sockname.split("%", maxsplit=1)[0]
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    mapped = getattr(parsed, "ipv4_mapped", None)
+    return str(mapped) if mapped is not None else str(parsed)
 
 
 def client_command(address: str, port: int, name: str, reached: str = "") -> list[str]:
@@ -349,7 +363,7 @@ class _Server(asyncssh.SSHServer):
         self.connection = conn
         self.peer = _peer(conn)
         local = conn.get_extra_info("sockname")
-        self.reached = str(local[0]).split("%")[0] if local else ""  # no IPv6 zone id
+        self.reached = reached_address(str(local[0])) if local else ""
         if not self.gateway._connected(conn):
             self.refused = True
             limit = self.gateway.budget.connection_limit

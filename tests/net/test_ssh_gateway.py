@@ -48,6 +48,7 @@ from net.ssh_gateway import (
     client_command,
     client_environment,
     load_host_key,
+    reached_address,
     terminal_type,
 )
 from net.ssh_pty import clamp_size
@@ -193,6 +194,13 @@ def test_the_client_is_clowder_join_run_as_a_command_with_the_name() -> None:
 def test_the_client_is_told_the_address_its_player_reached_when_not_the_hosts_own() -> None:
     assert client_command("127.0.0.1", 7707, "ann", "198.18.0.1")[-1] == "--shown-as=198.18.0.1"
     assert "--shown-as=127.0.0.1" not in client_command("127.0.0.1", 7707, "ann", "127.0.0.1")
+
+
+def test_the_reached_address_is_written_as_people_write_it() -> None:
+    assert reached_address("198.18.0.1") == "198.18.0.1"
+    assert reached_address("::ffff:198.18.0.1") == "198.18.0.1"  # a dual-stack socket
+    assert reached_address("fe80::1%eth0") == "fe80::1"
+    assert reached_address("2001:db8::1") == "2001:db8::1"
 
 
 def test_terminal_types_are_kept_only_when_plain() -> None:
