@@ -12,9 +12,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, Select
 
+from engine import registry
 from net.discovery import ChangeKind, HostEvent, HostInfo, TableSummary
 from net.host import Host
 from tests.tui.harness import LobbyHarness
@@ -372,3 +374,33 @@ def test_clowder_join_refuses_a_bad_shown_as(capsys: Any) -> None:
 
     assert main(["join", "127.0.0.1", "--shown-as", "[::1"]) == 2
     assert "--shown-as" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", registry.names())
+async def test_the_create_dialog_shows_its_buttons_and_scrolls_its_options_at_80x24(
+    game: str,
+) -> None:
+    """Kiitos's many options hid Create, Cancel and the mute box below the dialog's edge."""
+    from textual.app import App
+    from textual.widgets import Button
+
+    class Styled(App[None]):
+        CSS_PATH = ClowderApp.CSS_PATH
+
+        def on_mount(self) -> None:
+            self.push_screen(CreateDialog(game))
+
+    app = Styled()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        for button in screen.query(Button):
+            assert button.region.height == 3 and button.region.bottom <= 24, button.id
+        mute = screen.query_one("#mute-spectators", Checkbox)
+        for _ in range(30):  # tab through the options, as a player would
+            if app.focused is mute:
+                break
+            await pilot.press("tab")
+        await pilot.pause(0.3)  # the scroll to the focused box may be animated
+        options = screen.query_one("#options").region
+        assert options.contains_region(mute.region)  # scrolled into view

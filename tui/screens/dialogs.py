@@ -6,14 +6,16 @@ checks what was typed before closing, saying what is wrong in the dialog.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from engine import registry
@@ -97,6 +99,32 @@ HIDDEN_OPTIONS = {"deck"}
 """Options not offered in the dialog (``deck`` is for tests and replays)."""
 
 
+def option_widgets(option: Mapping[str, Any]) -> Iterator[Widget]:
+    """One game option's widgets: a checkbox (a yes/no), or a label and an input; a long
+    description goes under it, wrapped, so it is read whole at 80 columns."""
+    name, help_text = str(option["name"]), str(option["help"])
+    if option["kind"] == "bool":
+        short, _, detail = help_text.partition(": ")
+        if not detail and " (" in help_text:
+            short, _, rest = help_text.partition(" (")
+            detail = "(" + rest
+        yield Checkbox(
+            short if detail else help_text,
+            bool(option["default"]),
+            id=f"option-{name}",
+            classes="option",
+            compact=True,
+        )
+        if detail:
+            yield Static(detail, classes="option-help")
+        return
+    limits = ""
+    if "minimum" in option or "maximum" in option:
+        limits = f" ({option.get('minimum', '')}-{option.get('maximum', '')})"
+    yield Static(f"{help_text}{limits}:", classes="option-label")
+    yield Input(str(option["default"]), id=f"option-{name}", classes="option", compact=True)
+
+
 class CreateDialog(Dialog):
     """Pick a game, its options, the number of seats and how many of them are bots."""
 
@@ -133,41 +161,23 @@ class CreateDialog(Dialog):
                     id="bots",
                     compact=True,
                 )
-            for option in described["options"]:
-                if option["name"] in HIDDEN_OPTIONS:
-                    continue
-                if option["kind"] == "bool":
-                    name, _, detail = str(option["help"]).partition(": ")
-                    yield Checkbox(
-                        name if detail else option["help"],
-                        bool(option["default"]),
-                        id=f"option-{option['name']}",
-                        classes="option",
-                        compact=True,
-                    )
-                    if detail:
-                        yield Static(detail, classes="option-help")
-                    continue
-                limits = ""
-                if "minimum" in option or "maximum" in option:
-                    limits = f" ({option.get('minimum', '')}-{option.get('maximum', '')})"
-                yield Label(f"{option['help']}{limits}:")
-                yield Input(
-                    str(option["default"]),
-                    id=f"option-{option['name']}",
-                    classes="option",
+            # The options scroll between the fixed head and buttons: a game with many (Kiitos)
+            # still shows Create and Cancel at 80x24.
+            with VerticalScroll(id="options"):
+                for option in described["options"]:
+                    if option["name"] not in HIDDEN_OPTIONS:
+                        yield from option_widgets(option)
+                yield Checkbox(
+                    "Mute spectators for the players",
+                    False,
+                    id="mute-spectators",
                     compact=True,
                 )
-            yield Checkbox(
-                "Mute spectators for the players during the game",
-                False,
-                id="mute-spectators",
-                compact=True,
-            )
-            yield Static(
-                "so watchers' hints never reach the table (players can change it: F4 in the chat)",
-                classes="option-help",
-            )
+                yield Static(
+                    "during the game, so watchers' hints never reach the table (players can "
+                    "change it: F4 in the chat)",
+                    classes="option-help",
+                )
             yield Static("", id="problem", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Create (ctrl+s)", id="create", variant="primary")
