@@ -136,7 +136,8 @@ def footer(app: TableHarness) -> dict[str, str]:
     return {b.key: b.description for _, b, enabled, _ in shown if enabled and b.show}
 
 
-async def test_a_tie_is_voted_by_number_and_zero_says_the_same_time() -> None:
+def tied() -> Table:
+    """A letter open, and Bea's and Cy's answers too close to call: the others vote."""
     game = letter_open()
     moment = GAME.reveal(game.state)
     claims = [
@@ -144,6 +145,11 @@ async def test_a_tie_is_voted_by_number_and_zero_says_the_same_time() -> None:
         {"seat": 2, "action": {"type": "answer", "reveal": moment, "text": "Blueberry"}},
     ]
     game.act(1, {"type": "tie", "reveal": moment, "claims": claims})
+    return game
+
+
+async def test_a_tie_is_voted_by_number_and_zero_says_the_same_time() -> None:
+    game = tied()
     view = game.view(0)
     assert view["phase"] == "first_vote"
     app = harness(view)
@@ -156,13 +162,7 @@ async def test_a_tie_is_voted_by_number_and_zero_says_the_same_time() -> None:
 
 
 async def test_a_tie_break_says_who_is_in_it_and_what_it_decides_not_old_news() -> None:
-    game = letter_open()
-    moment = GAME.reveal(game.state)
-    claims = [
-        {"seat": 1, "action": {"type": "answer", "reveal": moment, "text": "Banana"}},
-        {"seat": 2, "action": {"type": "answer", "reveal": moment, "text": "Blueberry"}},
-    ]
-    game.act(1, {"type": "tie", "reveal": moment, "claims": claims})
+    game = tied()
     for seat in range(3):
         if any(action["type"] == "first" for action in game.view(seat)["legal"]):
             game.act(seat, {"type": "first", "seat": None})  # "the same time": a tie-break
