@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import re
 from collections import OrderedDict
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -100,9 +99,12 @@ class TableJournal:
         self._files.close(self.path)
 
 
-def read_records(path: Path) -> list[dict[str, Any]]:
-    """Every whole record of a journal; a torn last record is cut off the file."""
-    data = path.read_bytes()
+def parse_records(data: bytes, name: str) -> tuple[list[dict[str, Any]], int]:
+    """The whole records in a journal's bytes, and how many bytes they take.
+
+    Bytes after the last whole record are a record torn by a kill mid-write:
+    the caller cuts them off. Raises :class:`JournalError` for anything else.
+    """
     unpacker = msgpack.Unpacker(
         use_list=True, raw=False, strict_map_key=True, max_buffer_size=max(len(data), 1)
     )
@@ -112,13 +114,20 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     try:
         for record in unpacker:
             if not isinstance(record, dict):
-                raise JournalError(f"{path.name}: record {len(records) + 1} is not a map")
+                raise JournalError(f"{name}: record {len(records) + 1} is not a map")
             records.append(record)
             good = unpacker.tell()
     except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError) as error:
         if isinstance(error, JournalError):
             raise
-        raise JournalError(f"{path.name}: unreadable after {len(records)} records") from None
+        raise JournalError(f"{name}: unreadable after {len(records)} records") from None
+    return records, good
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """Every whole record of a journal; a torn last record is cut off the file."""
+    data = path.read_bytes()
+    records, good = parse_records(data, path.name)
     if good < len(data):
         # A partial record from a kill mid-write: drop it so appends start clean.
         with open(path, "r+b") as file:
@@ -141,6 +150,10 @@ class StateDir:
         os.chmod(root, 0o700)
         self.files = OpenFiles(max_open)
         """The open journal files, shared by every table of this directory."""
+
+    def describe(self, table_id: str) -> str:
+        """A table's journal file, for the log."""
+        return str(self.tables / f"{table_id}.log")
 
     def open(self, table_id: str) -> TableJournal:
         if not TABLE_ID.match(table_id):
@@ -171,9 +184,20 @@ class StateDir:
         found = (_NUMBERED.match(path.name) for path in (*self.tables.iterdir(), *archived))
         return max((int(match.group(1)) for match in found if match), default=0)
 
-    def journal_paths(self) -> list[Path]:
+    def table_ids(self) -> list[str]:
         """Every table journal to resume, oldest table first."""
-        return sorted(self.tables.glob("*.log"), key=lambda p: (len(p.stem), p.stem))
+        paths = sorted(self.tables.glob("*.log"), key=lambda p: (len(p.stem), p.stem))
+        return [path.stem for path in paths]
+
+    def read(self, table_id: str) -> list[dict[str, Any]]:
+        """A table's whole records (a torn last record is cut off); raises :class:`JournalError`."""
+        return read_records(self.tables / f"{table_id}.log")
+
+    def discard(self, table_id: str) -> None:
+        """Delete a journal just created for a table that was then refused (its id is free)."""
+        path = self.tables / f"{table_id}.log"
+        self.files.close(path)
+        path.unlink(missing_ok=True)
 
     def archive(self, table_id: str) -> Path | None:
         """Move a closed table's journal to ``archive/`` (for replays); its id stays used.
@@ -189,12 +213,14 @@ class StateDir:
         os.replace(source, target)
         return target
 
-    def set_aside(self, path: Path) -> Path:
+    def set_aside(self, table_id: str) -> str:
         """Rename a damaged journal to ``<name>.damaged`` (``.damaged.2``... if taken).
 
         The new name is claimed with a hard link, which fails rather than
         replace a file, so an earlier damaged copy is never overwritten.
+        Returns the name it is kept under.
         """
+        path = self.tables / f"{table_id}.log"
         self.files.close(path)
         for number in range(1, 10_000):
             suffix = DAMAGED_SUFFIX if number == 1 else f"{DAMAGED_SUFFIX}.{number}"
@@ -204,11 +230,5 @@ class StateDir:
             except FileExistsError:
                 continue
             path.unlink()
-            return target
+            return target.name
         raise JournalError(f"{path.name}: too many damaged copies already")
-
-    def existing(self) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-        """Every table journal on disk, oldest table first."""
-        paths = sorted(self.tables.glob("*.log"), key=lambda p: (len(p.stem), p.stem))
-        for path in paths:
-            yield path.stem, read_records(path)

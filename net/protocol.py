@@ -75,6 +75,7 @@ cannot affect another.
 
 from __future__ import annotations
 
+import enum
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
@@ -109,6 +110,7 @@ __all__ = [
     "MessageReceived",
     "ProtocolError",
     "ProtocolEvent",
+    "ProtocolState",
     "SendError",
     "TokenBucket",
 ]
@@ -170,6 +172,18 @@ class TokenBucket:
         return False
 
 
+class ProtocolState(enum.Enum):
+    """A connection's life, on either end."""
+
+    HANDSHAKE = "handshake"
+    """Before ``hello`` is accepted (host) or ``welcome`` received (client)."""
+    OPEN = "open"
+    CLOSING = "closing"
+    """A protocol violation or a closing ``error``: write what is pending, then close."""
+    CLOSED = "closed"
+    """The peer's end is gone (:meth:`receive_eof`): nothing more is read or sent."""
+
+
 class _Protocol(ABC):
     """What both ends share: framing, decoding, events, the outgoing buffer."""
 
@@ -181,8 +195,10 @@ class _Protocol(ABC):
         self._reader = FrameReader(incoming.max_frame)
         self._events: list[ProtocolEvent] = []
         self._out = bytearray()
-        self._handshake_done = False
-        self._should_close = False
+        self.state = ProtocolState.HANDSHAKE
+        """Where the connection is in its life (:class:`ProtocolState`)."""
+        self._open_seen = False
+        """Whether the handshake ever completed (a fact, kept once the connection closes)."""
         self._bucket = (
             TokenBucket(incoming.rate, incoming.burst) if incoming.rate is not None else None
         )
@@ -192,18 +208,19 @@ class _Protocol(ABC):
 
     @property
     def handshake_done(self) -> bool:
-        return self._handshake_done
+        """Whether the handshake completed (it stays true once the connection closes)."""
+        return self._open_seen
 
     @property
     def should_close(self) -> bool:
-        return self._should_close
+        return self.state in (ProtocolState.CLOSING, ProtocolState.CLOSED)
 
     def receive_data(self, data: bytes, now: float) -> None:
         """Feed bytes from the peer; ``now`` is monotonic seconds (for the rate limit)."""
-        if self._should_close or not data:
+        if self.should_close or not data:
             return
         self._reader.feed(data)
-        while not self._should_close:
+        while not self.should_close:
             try:
                 body = self._reader.next_frame()
             except FrameError as error:
@@ -213,6 +230,10 @@ class _Protocol(ABC):
                 return
             if self._rate_allows(now):
                 self._receive_frame(body)
+
+    def receive_eof(self) -> None:
+        """The peer closed its end (or the socket is gone): nothing more is read or sent."""
+        self.state = ProtocolState.CLOSED
 
     def events_received(self) -> list[ProtocolEvent]:
         events, self._events = self._events, []
@@ -229,7 +250,7 @@ class _Protocol(ABC):
         ``frame`` is ``message`` already encoded by :meth:`encode` with the same
         limits: a broadcast encodes a view that several peers share only once.
         """
-        if self._should_close:
+        if self.should_close:
             return
         if self.side not in message.SENDERS:
             raise SendError(f"The {self.side.value} does not send {message.TYPE!r} messages")
@@ -290,11 +311,19 @@ class _Protocol(ABC):
             self._events.append(MessageReceived(message))
 
     def _fail(self, code: str, text: str, about: str | None, ref: int | None) -> None:
-        close = closes(code) or not self._handshake_done
+        close = closes(code) or not self._open_seen
         self._events.append(ProtocolError(code, text, close, about))
         self._reply_error(code, text, about, ref)
         if close:
-            self._should_close = True
+            self._closing()
+
+    def _closing(self) -> None:
+        if self.state is not ProtocolState.CLOSED:
+            self.state = ProtocolState.CLOSING
+
+    def _open(self) -> None:
+        self.state = ProtocolState.OPEN
+        self._open_seen = True
 
     # Side-specific hooks ------------------------------------------------------
 
@@ -343,7 +372,7 @@ class HostProtocol(_Protocol):
         ``welcome``: they follow the welcome, which must be the host's first message."""
 
     def data_to_send(self) -> bytes:
-        if self._should_close and self._held_errors:
+        if self.should_close and self._held_errors:
             # Closing without a welcome (the adapter refused the hello): say why anyway.
             self._out += self._held_errors
             self._held_errors.clear()
@@ -367,10 +396,10 @@ class HostProtocol(_Protocol):
             )
         )
         if closes(code):
-            self._should_close = True
+            self._closing()
 
     def _check_first(self, value: object) -> tuple[str, str, str | None] | None:
-        if self._handshake_done:
+        if self._open_seen:
             return None
         if not (isinstance(value, dict) and value.get("type") == "hello"):
             kind = value.get("type") if isinstance(value, dict) else None
@@ -393,18 +422,18 @@ class HostProtocol(_Protocol):
 
     def _accept_order(self, message: Message) -> bool:
         if isinstance(message, Hello):
-            if self._handshake_done:
+            if self._open_seen:
                 self._fail(
                     "out_of_order", "'hello' is sent once, at the start", "hello", message.ref
                 )
                 return False
-            self._handshake_done = True
+            self._open()
         return True
 
     def _check_send_order(self, message: Message) -> None:
         if isinstance(message, Error):
             return
-        if not self._handshake_done:
+        if not self._open_seen:
             raise SendError(f"The host sends {message.TYPE!r} only after the client's 'hello'")
         if isinstance(message, Welcome) == self._welcomed:
             wanted = "'welcome' once" if self._welcomed else "'welcome' first"
@@ -418,7 +447,7 @@ class HostProtocol(_Protocol):
 
     def _reply_error(self, code: str, text: str, about: str | None, ref: int | None) -> None:
         frame = encode_frame(to_wire(_error(code, text, ref, about)), self._outgoing)
-        if self._handshake_done and not self._welcomed:
+        if self._open_seen and not self._welcomed:
             self._held_errors += frame
         else:
             self._out += frame
@@ -439,7 +468,7 @@ class ClientProtocol(_Protocol):
         self._hello_sent = False
 
     def _check_first(self, value: object) -> tuple[str, str, str | None] | None:
-        if self._handshake_done:
+        if self._open_seen:
             return None
         kind = value.get("type") if isinstance(value, dict) else None
         if kind not in ("welcome", "error"):
@@ -453,7 +482,7 @@ class ClientProtocol(_Protocol):
 
     def _accept_order(self, message: Message) -> bool:
         if isinstance(message, Welcome):
-            if self._handshake_done:
+            if self._open_seen:
                 self._fail("out_of_order", "The host sent 'welcome' twice", "welcome", None)
                 return False
             if message.protocol != PROTOCOL_VERSION:
@@ -465,10 +494,10 @@ class ClientProtocol(_Protocol):
                     None,
                 )
                 return False
-            self._handshake_done = True
+            self._open()
         elif isinstance(message, Error) and closes(message.code):
             # The host closes after a closing error; so should this end.
-            self._should_close = True
+            self._closing()
         return True
 
     def _check_send_order(self, message: Message) -> None:

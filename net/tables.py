@@ -37,6 +37,11 @@ DEFAULT_TAKEOVER_S = 30.0
 TOKEN_BYTES = 16
 
 
+def new_token() -> str:
+    """A fresh secret seat token from the OS's randomness."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
 class TableError(ValueError):
     """A request the table cannot grant (full, unknown seat, wrong token...).
 
@@ -95,6 +100,8 @@ class Table:
     """Counts journaled changes only, so a restored table has the version it had."""
     created_by: str | None = None
     spectators: int = 0
+    make_token: Callable[[], str] = new_token
+    """Where seat tokens come from (a simulated host gives a seeded source)."""
 
     # Queries -----------------------------------------------------------------
 
@@ -171,7 +178,7 @@ class Table:
         taken = {info.name for info in self.seats if info.name}
         if name in taken:
             raise TableError("name_taken", f"Someone at table {self.id} is already called {name!r}")
-        token = secrets.token_urlsafe(TOKEN_BYTES)
+        token = self.make_token()
         record = {"r": "seat", "seat": seat, "name": name, "token": token}
         self.journal(record if player is None else {**record, "player": player})
         self.seats[seat] = SeatInfo(
@@ -352,26 +359,54 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
     """
     iterator = iter(records)
     header = next(iterator, None)
-    if header is None or header.get("r") != "table":
+    if header is None:
         raise CorruptJournal("A table journal must start with its table record")
-    sink: list[dict[str, Any]] = []
-    try:
-        table = create(
-            header["id"],
-            header["game"],
-            header["options"],
-            header["seed"],
-            sink.append,
-            seats=header["seats"],
-            takeover_s=header.get("takeover_s", DEFAULT_TAKEOVER_S),
-            created_by=header.get("created_by"),
-        )
-    except KeyError as error:
-        raise CorruptJournal(f"The table record has no {error}") from None
-    except (TypeError, ValueError) as error:  # TableError included
-        raise CorruptJournal(f"The table record does not replay: {error}") from None
-    now = 0.0
-    for number, record in enumerate(iterator, start=2):
+    replayer = Replayer(header)
+    for record in iterator:
+        replayer.feed(record)
+    table = replayer.table
+    for info in table.seats:
+        if info.human:
+            info.connected, info.dropped_at = False, replayer.now
+    table.journal = journal
+    return table
+
+
+class Replayer:
+    """A table rebuilt one journal record at a time (what :func:`restore` and the
+    simulator's check that every view equals the journal's replay share).
+
+    ``table`` is the table as the records so far make it; ``now`` the table
+    time of the last timed record. Raises :class:`CorruptJournal` for a record
+    that does not replay.
+    """
+
+    def __init__(self, header: Mapping[str, Any]) -> None:
+        if header.get("r") != "table":
+            raise CorruptJournal("A table journal must start with its table record")
+        try:
+            self.table = create(
+                header["id"],
+                header["game"],
+                header["options"],
+                header["seed"],
+                lambda record: None,
+                seats=header["seats"],
+                takeover_s=header.get("takeover_s", DEFAULT_TAKEOVER_S),
+                created_by=header.get("created_by"),
+            )
+        except KeyError as error:
+            raise CorruptJournal(f"The table record has no {error}") from None
+        except (TypeError, ValueError) as error:  # TableError included
+            raise CorruptJournal(f"The table record does not replay: {error}") from None
+        self.now = 0.0
+        self.number = 1
+        """How many records were fed, the table record included."""
+
+    def feed(self, record: Mapping[str, Any]) -> None:
+        """Apply one more record to :attr:`table`."""
+        self.number += 1
+        table = self.table
         kind = record.get("r")
         try:
             if kind == "seat":
@@ -394,28 +429,23 @@ def restore(records: Iterable[Mapping[str, Any]], journal: Journal) -> Table:
             elif kind == "start":
                 table.start_if_full()
             elif kind == "act":
-                now = _later(record["now"], now)
-                table.act(record["seat"], record["action"], now)
+                self.now = _later(record["now"], self.now)
+                table.act(record["seat"], record["action"], self.now)
             elif kind == "tick":
-                now = _later(record["now"], now)
-                table.tick(now)
+                self.now = _later(record["now"], self.now)
+                table.tick(self.now)
             elif kind in ("chat", "ruling", "chat_rule"):
                 pass  # said around the game (net.replays.NOTE_KINDS), not a change of it
             else:
                 raise CorruptJournal(
-                    f"Record {number} of table {table.id} is of unknown kind {kind!r}"
+                    f"Record {self.number} of table {table.id} is of unknown kind {kind!r}"
                 )
         except CorruptJournal:
             raise
         except (KeyError, TypeError, ValueError, IndexError, IllegalAction) as error:
             raise CorruptJournal(
-                f"Record {number} of table {table.id} does not replay: {error}"
+                f"Record {self.number} of table {table.id} does not replay: {error}"
             ) from None
-    for info in table.seats:
-        if info.human:
-            info.connected, info.dropped_at = False, now
-    table.journal = journal
-    return table
 
 
 def _later(now: Any, before: float) -> float:

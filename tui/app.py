@@ -23,9 +23,9 @@ from textual.binding import Binding, BindingType
 
 from engine import registry
 from net.client import Client, ClientError, ConnectionState
+from net.core.table import BOT_DELAY_S
 from net.discovery import ChangeKind, DiscoveryError, HostEvent
 from net.messages import Chat, ChatRule, Error, Joined, Presence, View
-from net.runner import BOT_DELAY_S
 from net.tables import TableError, fixed_deal_options
 from net.text import clean_data, clean_text
 from tui.config import Settings

@@ -15,10 +15,10 @@ from collections import deque
 
 from engine import registry
 from net.advertise import advertised_tables
+from net.core.table import BOT_DELAY_S
 from net.discovery import Advertiser, DiscoveryError
 from net.host import DEFAULT_PORT, Host
 from net.messages import PROTOCOL_VERSION
-from net.runner import BOT_DELAY_S
 
 LOOPBACK = "127.0.0.1"
 EVERYWHERE = "0.0.0.0"

@@ -263,6 +263,7 @@ async def test_a_game_starts_at_table_time_zero_however_long_the_table_waited(
     async with running_host(tmp_path) as host:
         runner = host.create_table("katootsie")
         await asyncio.sleep(0.5)  # the table waits for its players
+        host.catch_up()
         assert not runner.table.started and runner.now() >= 0.5
         ann = await RawClient.connect(host.port, "Ann")
         bea = await RawClient.connect(host.port, "Bea")

@@ -437,13 +437,13 @@ async def test_attack_one_busy_client_does_not_hold_up_another(tmp_path: Path) -
         busy = await RawClient.connect(host.port, "Busy")
         prober = await RawClient.connect(host.port, "Prober")
         order: list[str] = []
-        dispatch = host._dispatch
+        dispatch = host.core._dispatch
 
         def recording(connection: Any, event: Any) -> None:
             order.append(connection.name)
             dispatch(connection, event)
 
-        host._dispatch = recording  # type: ignore[method-assign]
+        host.core._dispatch = recording  # type: ignore[method-assign,assignment]
         backlog = 150
         busy.send_bytes(
             b"".join(encode_frame(to_wire(Ping(id=i, t=i)), CLIENT_LIMITS) for i in range(backlog))

@@ -53,11 +53,11 @@ from typing import Any
 
 import msgpack
 
+from net.core.table import TableRunner
 from net.framing import CLIENT_LIMITS, HOST_LIMITS, FrameReader, encode_frame
 from net.host import Host
 from net.limits import HostLimits
 from net.messages import PROTOCOL_VERSION
-from net.runner import TableRunner
 from tests.perf.bench_latency import _echo_process, loopback_rtts_ns, percentile
 from tests.perf.report import Report
 

@@ -36,7 +36,7 @@ Three rules rank the same contests: ``fair_win_rate`` is the typed-answer
 design (the run's start, checked by the real arbiter against the arrival of
 the typing notice, the host waiting for the answers of typists within the
 tie threshold); ``today_host_win_rate`` is the host as wired: the real
-:class:`net.realtime.Referee` (what :mod:`net.runner` drives) fed each typing
+:class:`net.realtime.Referee` (what :mod:`net.core.table` drives) fed each typing
 notice and each answer at its arrival, deciding at its deadline (held by its
 ``TypingWatch``); ``no_notice_win_rate`` is the same host when the clients
 send no notices (each answer checked against its own arrival, which adds the
@@ -368,7 +368,7 @@ def wired_host(
     *,
     notices: bool,
 ) -> tuple[int | None, int]:
-    """The host as wired (net.realtime.Referee, as net.runner drives it): winner, late answers.
+    """The host as wired (net.realtime.Referee, as net.core.table drives it): winner, late answers.
 
     Typing notices (if the clients send them) and answers reach it at their
     arrival times; whenever the next one arrives after the referee's

@@ -57,9 +57,9 @@ from typing import Any
 
 from engine.bots import Bot, default_bot, make_bot
 from net.client import Client, ClientError, ConnectionState
+from net.core.table import TableRunner
 from net.host import Host
 from net.messages import Error, Message, View
-from net.runner import TableRunner
 from tests.perf.report import Report
 
 GAME = "catchy"

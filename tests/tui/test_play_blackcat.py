@@ -14,7 +14,7 @@ import pytest
 from textual.pilot import Pilot
 
 from engine.blackcat import BlackCatView
-from net.runner import BOT_DELAY_S
+from net.core.table import BOT_DELAY_S
 from tests.tui.solo import solo_app, table_of
 from tui.commands.reaction import reaction_scale
 from tui.games.blackcat import BlackCatTable
@@ -97,4 +97,4 @@ async def test_bot_reaction_reaches_the_embedded_host(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await table_of(pilot, BlackCatTable, in_play)
         assert app.embedded is not None
-        assert app.embedded.host.bot_reaction_scale == 2.0
+        assert app.embedded.host.core.bot_reaction_scale == 2.0

@@ -16,8 +16,8 @@ import pytest
 
 from engine import katootsie
 from engine import katootsie_answers as answers
-from net.host import Host
-from net.runner import BOT_DELAY_S
+from net.core.host import HostCore
+from net.core.table import BOT_DELAY_S
 from tests.tui.solo import solo_app, table_of
 from tui.games.katootsie import KatootsieTable
 from tui.screens.results import ResultsScreen
@@ -32,7 +32,7 @@ def short_game(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(katootsie, "CATEGORY_PAUSE_S", 0.3)
     monkeypatch.setattr(katootsie, "LETTER_PAUSE_S", 0.3)
     # The order of the letters and categories is fixed (a testing aid a real host refuses).
-    monkeypatch.setattr(Host, "_check_fixed_deck", lambda self, game, options: None)
+    monkeypatch.setattr(HostCore, "_check_fixed_deck", lambda self, game, options: None)
 
 
 CATEGORIES = [c.code for c in answers.categories() if c.title in ("Fruits", "Vegetables")]

@@ -1,13 +1,15 @@
 """The live side of one table on the host: its clock, timers, bots and broadcasts.
 
-:class:`net.tables.Table` is the bookkeeping (pure); a :class:`TableRunner`
-puts it on the event loop. It keeps the table's clock, fires the engine's
-timers when they are due, lets bots play their seats (after a short,
-human-readable pause), covers dropped players after the grace period, and
-after every change sends each attached peer *its own* view: players their
-seat's, spectators the public one. Hidden cards never reach a peer because
-the only things sent are ``game.view(state, seat)`` and the events visible to
-that seat.
+:class:`net.tables.Table` is the bookkeeping; a :class:`TableRunner` brings
+it to life on the host core's clock (:class:`net.core.timers.Timers`), with
+no I/O and no clock of its own: it is driven by the times the core is given,
+so the same code runs on the real clock and in the simulator. It keeps the
+table's clock, fires the engine's timers when they are due, lets bots play
+their seats (after a short, human-readable pause), covers dropped players
+after the grace period, and after every change sends each attached peer
+*its own* view: players their seat's, spectators the public one. Hidden
+cards never reach a peer because the only things sent are
+``game.view(state, seat)`` and the events visible to that seat.
 
 At a real-time table (a game that says so, :attr:`engine.core.Game.realtime`,
 like Black Cat) the game may open a real-time moment (:meth:`Game.reveal`):
@@ -21,8 +23,6 @@ pace, as at a turn-based table.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
@@ -31,6 +31,7 @@ from engine.bots import Bot, make_bot
 from engine.core import Event, IllegalAction, visible_events
 from net import chat
 from net.arbiter import NO_LAG, Arbiter, LagSource, Refused
+from net.core.timers import Timer, Timers
 from net.messages import Message, Presence, View
 from net.realtime import (
     NO_TYPED_CLAIMS,
@@ -44,8 +45,6 @@ from net.tables import Table, TableError
 
 BOT_DELAY_S = 0.6
 """How long a bot waits before acting, so people can follow what it does."""
-
-TAKEOVER_CHECK_S = 1.0
 
 START_COUNTDOWN_S = 3.0
 """Real-time tables: the visible countdown between every player's screen being ready and
@@ -91,11 +90,12 @@ class Attachment:
 
 
 class TableRunner:
-    """Runs one :class:`Table` on the asyncio loop."""
+    """Runs one :class:`Table` on the host core's clock."""
 
     def __init__(
         self,
         table: Table,
+        timers: Timers,
         *,
         clock_start: float = 0.0,
         bot_delay_s: float = BOT_DELAY_S,
@@ -115,7 +115,7 @@ class TableRunner:
         """Real-time: the game is dealt, the countdown waits for every player's screen."""
         self._starts_at: float | None = None
         """Real-time: table time when the countdown ends and the first moment opens."""
-        self._countdown_handle: asyncio.TimerHandle | None = None
+        self._countdown_handle: Timer | None = None
         self.bot_delay_s = bot_delay_s
         self.bot_reaction_scale = bot_reaction_scale
         """Real-time tables: bots' reaction times are multiplied by this (tests, demos)."""
@@ -123,30 +123,31 @@ class TableRunner:
         self.log = log
         self.on_change = on_change
         self.attached: list[Attachment] = []
-        self._loop = asyncio.get_running_loop()
+        self._timers = timers
         # Table time continues from where the journal ended (time down is skipped).
-        self._offset = clock_start - self._loop.time()
+        self._offset = clock_start - timers.now
         self._bots: dict[int, Bot] = {}
-        self._bot_handle: asyncio.TimerHandle | None = None
-        self._tick_handle: asyncio.TimerHandle | None = None
-        self._takeover_task = self._loop.create_task(self._watch_takeovers())
+        self._bot_handle: Timer | None = None
+        self._tick_handle: Timer | None = None
+        self._takeover_handle: Timer | None = None
         self._announced_end = self.table.outcome is not None
-        self.ended_at: float | None = self._loop.time() if self._announced_end else None
+        self.ended_at: float | None = timers.now if self._announced_end else None
         """Loop time when the game was seen to end (the host closes the table a while later)."""
         self.spectator_chat = "shown"
         """The table's ``spectator_chat`` rule (net.chat): "hidden" keeps watchers' chat from
         the players while the game is on."""
-        self.unattended_since: float | None = self._loop.time()
-        """Loop time since which no person has been here (``None``: someone is)."""
-        self._held_at: float | None = self._loop.time() if self.paused() else None
-        """Loop time since which table time has stood still (``None``: it runs); see
+        self.unattended_since: float | None = timers.now
+        """Host time since which no person has been here (``None``: someone is)."""
+        self._held_at: float | None = timers.now if self.paused() else None
+        """Host time since which table time has stood still (``None``: it runs); see
         :meth:`_follow_presence`."""
-        self._decide_handle: asyncio.TimerHandle | None = None
-        self._bot_claims: dict[int, asyncio.TimerHandle | None] = {}
+        self._decide_handle: Timer | None = None
+        self._bot_claims: dict[int, Timer | None] = {}
         self._claims_version = -1
         """The table version the bots' choices for the open reveal were made at."""
         """Real-time: the bots that already chose for the open reveal (``None``: they pass)."""
         self._sync_reveal()
+        self._arm_takeover()
 
     def now(self) -> float:
         """Table time in seconds (what the engine's ``now`` means for this table).
@@ -155,24 +156,25 @@ class TableRunner:
         clocks resume where they were when someone comes back, instead of every
         timer that fell due meanwhile firing at once.
         """
-        return (self._loop.time() if self._held_at is None else self._held_at) + self._offset
+        return (self._timers.now if self._held_at is None else self._held_at) + self._offset
 
     def _follow_presence(self) -> None:
         """Hold table time when the table pauses; let it run on, from where it stood, when
         someone comes back (a countdown left running is re-armed for what it had left)."""
         if self.paused():
             if self._held_at is None:
-                self._held_at = self._loop.time()
+                self._held_at = self._timers.now
             return
         if self._held_at is None:
             return
-        self._offset -= self._loop.time() - self._held_at
+        self._offset -= self._timers.now - self._held_at
         self._held_at = None
         left = self.starts_in()
         if left is not None:
             if self._countdown_handle is not None:
                 self._countdown_handle.cancel()
-            self._countdown_handle = self._loop.call_later(left, self._count_down_over)
+            self._countdown_handle = self._timers.call_later(left, self._count_down_over)
+        self._arm_takeover()
 
     @property
     def realtime(self) -> bool:
@@ -220,7 +222,7 @@ class TableRunner:
         self._awaiting_ready = False
         self._starts_at = self.now() + self.start_countdown_s
         self.log(f"[{self.table.id}] starts in {self.start_countdown_s:g} s")
-        self._countdown_handle = self._loop.call_later(
+        self._countdown_handle = self._timers.call_later(
             self.start_countdown_s, self._count_down_over
         )
 
@@ -245,6 +247,7 @@ class TableRunner:
         if self.attended:
             self.unattended_since = None
         self._follow_presence()
+        self._arm_takeover()
         self._maybe_count_down()
         self._send_view(self.attached[-1], [])
         chat.tell_rule(self, [peer], None, None)  # also "shown": a client back may hold "hidden"
@@ -261,8 +264,9 @@ class TableRunner:
                 self.table.disconnect(attachment.seat, self.now())
                 self.log(f"[{self.table.id}] {peer.name} dropped (seat kept)")
             if not self.attended and self.unattended_since is None:
-                self.unattended_since = self._loop.time()
+                self.unattended_since = self._timers.now
             self._follow_presence()
+            self._arm_takeover()
             self.broadcast_presence()
 
     def seat_given_up(self, seat: int) -> None:
@@ -282,7 +286,7 @@ class TableRunner:
         if self.table.start_if_full():
             # A game starts at table time 0 (the engine's new_game has no clock: its first
             # timers count from 0). Nothing before the start was journaled with a time.
-            self._offset = -(self._loop.time() if self._held_at is None else self._held_at)
+            self._offset = -(self._timers.now if self._held_at is None else self._held_at)
             names = ", ".join(seat.name or "?" for seat in self.table.seats)
             self.log(f"[{self.table.id}] {self.table.game.title} starts: {names}")
             if self.realtime and self.start_countdown_s > 0:
@@ -303,7 +307,7 @@ class TableRunner:
 
     def broadcast(self, events: list[Event]) -> None:
         """Send every attached peer its own view and the events it may see."""
-        sent_at_ns = time.monotonic_ns()
+        sent_at_ns = self._timers.now_ns
         # One view (and one encoding) per seat: spectators all share one frame.
         frames: dict[int | None, tuple[View, bytes]] = {}
         for attachment in self.attached:
@@ -315,7 +319,7 @@ class TableRunner:
         outcome = self.table.outcome
         if outcome is not None and not self._announced_end:
             self._announced_end = True
-            self.ended_at = self._loop.time()
+            self.ended_at = self._timers.now
             names = " and ".join(self.table.seats[s].name or "?" for s in outcome.winners)
             self.log(f"[{self.table.id}] game over: {names} won, scores {list(outcome.scores)}")
         self._schedule()
@@ -373,7 +377,7 @@ class TableRunner:
         deadline = self.table.deadline()
         if deadline is not None and not holding:
             delay = max(0.0, deadline - self.now())
-            self._tick_handle = self._loop.call_later(delay, self._fire_timers)
+            self._tick_handle = self._timers.call_later(delay, self._fire_timers)
         if self._bot_handle is not None:
             self._bot_handle.cancel()
             self._bot_handle = None
@@ -384,7 +388,7 @@ class TableRunner:
             and self.table.bot_seats()
             and self.open_reveal() is None  # while one is open, bots claim: _sync_reveal
         ):
-            self._bot_handle = self._loop.call_later(self.bot_delay_s, self._play_bots)
+            self._bot_handle = self._timers.call_later(self.bot_delay_s, self._play_bots)
 
     def _fire_timers(self) -> None:
         self._tick_handle = None
@@ -430,17 +434,39 @@ class TableRunner:
                 continue
             return
 
-    async def _watch_takeovers(self) -> None:
-        while True:
-            await asyncio.sleep(TAKEOVER_CHECK_S)
-            for seat in self.table.takeover_due(self.now()):
-                self.table.cover(seat)
-                self._bots.pop(seat, None)
-                self.log(f"[{self.table.id}] a bot plays for {self.table.seats[seat].name} for now")
-                self._maybe_count_down()
-                self.broadcast_presence()
-                self._schedule()
-                self._sync_reveal()
+    def _arm_takeover(self) -> None:
+        """Arm the check for the first dropped seat whose grace period will run out.
+
+        Grace periods count in table time, which stands still while nobody is
+        here: a paused table arms nothing (coming back re-arms it).
+        """
+        if self._takeover_handle is not None:
+            self._takeover_handle.cancel()
+            self._takeover_handle = None
+        table = self.table
+        if self.paused() or table.takeover_s <= 0 or not table.started or table.outcome:
+            return
+        dropped = [
+            info.dropped_at
+            for info in table.seats
+            if info.human and info.bot is None and info.dropped_at is not None
+        ]
+        if dropped:
+            delay = min(dropped) + table.takeover_s - self.now()
+            self._takeover_handle = self._timers.call_later(delay, self._take_over)
+
+    def _take_over(self) -> None:
+        """A bot covers each dropped seat whose grace period has run out."""
+        self._takeover_handle = None
+        for seat in self.table.takeover_due(self.now()):
+            self.table.cover(seat)
+            self._bots.pop(seat, None)
+            self.log(f"[{self.table.id}] a bot plays for {self.table.seats[seat].name} for now")
+            self._maybe_count_down()
+            self.broadcast_presence()
+            self._schedule()
+            self._sync_reveal()
+        self._arm_takeover()
 
     # Real-time moments -----------------------------------------------------------
 
@@ -502,7 +528,7 @@ class TableRunner:
         """After a broadcast (sent at ``sent_at_ns``), open or close the arbiter to match."""
         if not self.realtime:
             return
-        now = time.monotonic_ns() if sent_at_ns is None else sent_at_ns
+        now = self._timers.now_ns if sent_at_ns is None else sent_at_ns
         result = self.referee.sync(self.open_reveal(), now, self._claim_seats())
         if result in (Sync.OPENED, Sync.CLOSED):
             self._cancel_claims()
@@ -546,7 +572,7 @@ class TableRunner:
             reaction = bot_reaction_ns(
                 bot, self.bot_reaction_scale, self.referee.arbiter.min_reaction_ns
             )
-            self._bot_claims[seat] = self._loop.call_later(
+            self._bot_claims[seat] = self._timers.call_later(
                 reaction / 1e9, self._bot_claim, seat, reveal, dict(action), reaction
             )
 
@@ -556,7 +582,7 @@ class TableRunner:
             return
         if seat not in self.table.bot_seats():
             return  # the player came back meanwhile
-        arrived = time.monotonic_ns()
+        arrived = self._timers.now_ns
         reported = min(reaction_ns, arrived - sent_at)  # never more than has passed
         try:
             self.claim(seat, action, reveal, reported, arrived)
@@ -570,13 +596,14 @@ class TableRunner:
             self._decide_handle = None
         deadline = self.referee.deadline_ns()
         if deadline is not None:
-            delay = max(0.0, (deadline - time.monotonic_ns()) / 1e9)
-            self._decide_handle = self._loop.call_later(delay, self._decide)
+            self._decide_handle = self._timers.call_at(
+                max(deadline, self._timers.now_ns), self._decide
+            )
 
     def _decide(self) -> None:
         """At the deadline: apply the winning claim, explained to everyone."""
         self._decide_handle = None
-        ruling = self.referee.decide(time.monotonic_ns(), self.names(), self.table.game.settle_tie)
+        ruling = self.referee.decide(self._timers.now_ns, self.names(), self.table.game.settle_tie)
         if ruling is None:
             self._arm_decision()
             return
@@ -593,8 +620,9 @@ class TableRunner:
             self.broadcast(list(ruling.events))
 
     def close(self) -> None:
-        for handle in (self._tick_handle, self._bot_handle, self._countdown_handle):
+        """Stop every timer of this table (it is being closed)."""
+        handles = (self._tick_handle, self._bot_handle, self._countdown_handle)
+        for handle in (*handles, self._takeover_handle):
             if handle is not None:
                 handle.cancel()
         self._cancel_claims()
-        self._takeover_task.cancel()

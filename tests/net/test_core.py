@@ -1,0 +1,204 @@
+"""The host core on a virtual clock: deadlines, timers and life cycles without sockets or waits.
+
+Each test drives :class:`net.core.host.HostCore` by hand (tests/net/core_driver.py):
+minutes of host time pass in microseconds, and every moment is exact.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from net.core.host import HostCore
+from net.core.session import SessionState
+from net.core.store import MemoryStore
+from net.core.timers import Timers
+from net.limits import HostLimits
+from net.messages import Act, Join, ListTables
+from tests.net.core_driver import SECOND, CoreDriver
+
+
+def started(runner: Any) -> bool:
+    """Whether ``runner``'s game is dealt (a call, so a type checker does not pin it)."""
+    return bool(runner.table.started)
+
+
+def test_timers_fire_in_due_order_and_a_cancelled_one_never() -> None:
+    timers = Timers()
+    fired: list[str] = []
+    timers.call_at(3, fired.append, "c")
+    timers.call_at(1, fired.append, "a")
+    timers.call_at(2, fired.append, "b").cancel()
+    assert timers.next_due() == 1 and len(timers) == 2
+    assert timers.fire_due(5) == 2
+    assert fired == ["a", "c"] and timers.next_due() is None and timers.now_ns == 5
+
+
+def test_a_timer_re_armed_at_now_waits_for_the_next_call_instead_of_spinning() -> None:
+    timers = Timers()
+    runs: list[int] = []
+
+    def again() -> None:
+        runs.append(timers.now_ns)
+        timers.call_later(0, again)
+
+    timers.call_later(0, again)
+    timers.fire_due(0)
+    timers.fire_due(0)
+    assert runs == [0, 0] and timers.next_due() == 0
+
+
+def test_the_clock_never_goes_back() -> None:
+    timers = Timers(10)
+    timers.set_now(4)
+    assert timers.now_ns == 10
+
+
+def test_an_idle_host_has_no_deadline() -> None:
+    driver = CoreDriver()
+    assert driver.core.next_deadline_ns() is None
+
+
+def test_no_hello_within_the_deadline_closes_the_connection_at_that_moment() -> None:
+    driver = CoreDriver(limits=HostLimits(handshake_timeout_s=10.0))
+    silent = driver.connect(name=None)
+    driver.run_for(9.999)
+    assert not silent.gone()
+    driver.run_for(0.001)
+    assert silent.gone() and silent.last("error")["code"] == "handshake_timeout"
+    assert not driver.core.connections and driver.core.next_deadline_ns() is None
+
+
+def test_a_client_that_stops_answering_pings_is_dropped_after_the_idle_deadline() -> None:
+    driver = CoreDriver(limits=HostLimits(idle_timeout_s=60.0))
+    ann = driver.connect("Ann")
+    assert ann.of_type("welcome")
+    driver.run_for(120)  # answering: still here however long it is quiet
+    assert not ann.gone() and ann.of_type("ping")
+    ann.answers_pings = False
+    driver.run_for(59)
+    assert not ann.gone()
+    driver.run_for(30)
+    assert ann.gone() and ann.last("error")["code"] == "idle_timeout"
+    assert not driver.core.connections
+
+
+def test_a_connection_over_the_per_address_budget_is_refused_and_closed() -> None:
+    driver = CoreDriver(limits=HostLimits(max_connections_per_address=1))
+    core = driver.core
+    first = core.open_connection("10.0.0.9:1", driver.now_ns)
+    second = core.open_connection("10.0.0.9:2", driver.now_ns)
+    effects = core.outputs()
+    assert [type(e).__name__ for e in effects] == ["Send", "Close"]
+    assert all(e.conn == second for e in effects)
+    assert list(core.connections) == [first]
+
+
+def test_a_lost_connection_is_closed_and_forgotten() -> None:
+    driver = CoreDriver()
+    ann = driver.connect("Ann")
+    session = driver.core.connections[ann.conn]
+    states = [session.state]
+    driver.hang_up(ann)
+    states.append(session.state)
+    assert states == [SessionState.OPEN, SessionState.CLOSED] and not driver.core.connections
+
+
+def test_a_game_starts_at_table_time_zero_however_long_the_table_waited() -> None:
+    driver = CoreDriver(start_countdown_s=0.0)
+    runner = driver.core.create_table("katootsie", now_ns=driver.now_ns)
+    ann, bea = driver.connect("Ann"), driver.connect("Bea")
+    driver.send(ann, Join(table=runner.table.id, role="player", seat=0))
+    driver.run_for(500)  # the table waits for its second player
+    waited = runner.now()
+    assert not runner.table.started and waited >= 500
+    driver.send(bea, Join(table=runner.table.id, role="player", seat=1))
+    assert started(runner) and runner.now() == 0.0
+
+
+def test_a_dropped_seat_is_covered_when_its_grace_period_runs_out_and_not_before() -> None:
+    driver = CoreDriver(bot_delay_s=3600.0)  # the bot never gets to move here
+    runner = driver.core.create_table("catchy", {"takeover": 20.0}, bots=1, now_ns=driver.now_ns)
+    ann, watcher = driver.connect("Ann"), driver.connect("Watcher")
+    driver.send(ann, Join(table=runner.table.id, role="player"))
+    driver.send(watcher, Join(table=runner.table.id, role="spectator"))
+    seat = next(i for i, info in enumerate(runner.table.seats) if info.human)
+    driver.hang_up(ann)
+    driver.run_for(19.9)
+    assert runner.table.seats[seat].bot is None
+    driver.run_for(0.2)
+    assert runner.table.seats[seat].bot is not None  # covered
+    assert watcher.last("presence")["seats"][seat]["covered"]
+
+
+def test_a_table_nobody_is_at_holds_its_clock_and_every_timer() -> None:
+    driver = CoreDriver()
+    runner = driver.core.create_table("catchy", bots=1, now_ns=driver.now_ns)
+    ann = driver.connect("Ann")
+    driver.send(ann, Join(table=runner.table.id, role="player"))
+    version = runner.table.version
+    driver.hang_up(ann)
+    driver.run_for(300)
+    assert runner.paused() and runner.table.version == version and runner.now() < 1
+
+
+def test_a_finished_table_closes_after_its_results_and_leaves_no_timer_behind() -> None:
+    store = MemoryStore()
+    driver = CoreDriver(store=store, results_for_s=60.0, rng=random.Random(1), bot_delay_s=0.5)
+    runner = driver.core.create_table("catchy", {"target": 1}, bots=1, now_ns=driver.now_ns)
+    table_id = runner.table.id
+    ann = driver.connect("Ann")
+    driver.send(ann, Join(table=table_id, role="player"))
+    seat = next(i for i, info in enumerate(runner.table.seats) if info.human)
+    while runner.table.outcome is None:  # Ann plays her first legal card each turn
+        view = runner.table.view(seat)
+        assert view is not None
+        if view["legal"]:
+            driver.send(ann, Act(table=table_id, action=view["legal"][0]))
+        driver.run_for(0.5)
+    driver.run_for(59)
+    assert table_id in driver.core.tables
+    driver.run_for(2)
+    assert table_id not in driver.core.tables and table_id in store.archived
+    assert ann.last("error")["code"] == "table_closed" and ann.of_type("left")
+    driver.hang_up(ann)
+    assert driver.core.next_deadline_ns() is None  # back to an idle host: nothing pending
+
+
+def test_the_same_seed_makes_the_same_tables_and_tokens() -> None:
+    def tokens(seed: int) -> tuple[int, str]:
+        driver = CoreDriver(rng=random.Random(seed))
+        runner = driver.core.create_table("catchy", now_ns=driver.now_ns)
+        ann = driver.connect("Ann")
+        driver.send(ann, Join(table=runner.table.id, role="player"))
+        return runner.table.seed, str(ann.last("joined")["token"])
+
+    assert tokens(7) == tokens(7) != tokens(8)
+
+
+def test_list_tables_is_answered_on_the_spot() -> None:
+    driver = CoreDriver()
+    driver.core.create_table("kiitos", now_ns=driver.now_ns)
+    ann = driver.connect("Ann")
+    driver.send(ann, ListTables(ref=3))
+    tables = ann.last("tables")
+    assert tables["ref"] == 3 and [t["game"] for t in tables["tables"]] == ["kiitos"]
+
+
+def test_a_crashed_host_resumes_from_its_store_and_the_seat_token_still_holds() -> None:
+    store = MemoryStore()
+    driver = CoreDriver(store=store, rng=random.Random(3))
+    runner = driver.core.create_table("catchy", bots=1, now_ns=driver.now_ns)
+    ann = driver.connect("Ann")
+    driver.send(ann, Join(table=runner.table.id, role="player"))
+    token = str(ann.last("joined")["token"])
+    version = runner.table.version
+    # The process dies: a new core on the same store, later.
+    later = HostCore(name="virtual", store=store, log=lambda line: None, now_ns=driver.now_ns)
+    later.resume(driver.now_ns + 5 * SECOND)
+    again = CoreDriver(later)
+    assert later.tables[runner.table.id].table.version == version
+    back = again.connect("Ann", token=token)
+    assert back.last("joined")["seat"] == runner.table.seats.index(
+        next(info for info in runner.table.seats if info.human)
+    )
