@@ -220,3 +220,45 @@ def test_top_level_layout_is_exactly_as_designed() -> None:
     present = {entry.name for entry in ROOT.iterdir() if not ignored_by_git(entry.name)}
     assert present - TOP_LEVEL == set(), "unexpected top-level entries"
     assert TOP_LEVEL - present == set(), "missing top-level entries"
+
+
+CORE_FORBIDDEN = {"asyncio", "socket", "selectors", "time", "zeroconf", "asyncssh", "tui"}
+"""What the host core (``net/core``) never imports: it is driven by explicit time, not a loop."""
+
+
+def test_the_host_core_imports_no_event_loop_socket_or_clock() -> None:
+    assert python_files("net/core"), "no host core modules found"
+    assert forbidden_imports("net/core", CORE_FORBIDDEN) == []
+
+
+def test_importing_the_host_core_loads_no_event_loop_or_socket() -> None:
+    script = (
+        "import json, sys\nimport net.core.host, net.core.store\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    top_levels = {module.split(".")[0] for module in json.loads(result.stdout)}
+    assert top_levels & (CORE_FORBIDDEN - {"time"}) == set()
+
+
+def test_the_host_core_plays_a_game_without_reading_a_clock(
+    no_clock_no_global_random: None,
+) -> None:
+    from net.messages import Act, Join
+    from tests.net.core_driver import CoreDriver
+
+    driver = CoreDriver(rng=random.Random(5), bot_delay_s=0.5)
+    runner = driver.core.create_table("catchy", {"target": 1}, bots=1, now_ns=driver.now_ns)
+    ann = driver.connect("Ann")
+    driver.send(ann, Join(table=runner.table.id, role="player"))
+    seat = next(i for i, info in enumerate(runner.table.seats) if info.human)
+    for _ in range(2000):
+        if runner.table.outcome is not None:
+            break
+        view = runner.table.view(seat)
+        if view is not None and view["legal"]:
+            driver.send(ann, Act(table=runner.table.id, action=view["legal"][0]))
+        driver.run_for(0.5)
+    assert runner.table.outcome is not None
