@@ -118,6 +118,8 @@ class Host:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_due: int | None = None
         self._pump_soon: asyncio.Handle | None = None
+        self._driving = False
+        """Set while this adapter calls the core (it pumps right after): no extra wake-up."""
         self._gc_task: asyncio.Task[None] | None = None
 
     # What the rest of the program reads -------------------------------------------
@@ -167,18 +169,21 @@ class Host:
         created_by: str | None = None,
     ) -> TableRunner:
         """Create a table (``clowder host --table``, the TUI's own tables)."""
-        runner = self.core.create_table(
-            game,
-            options,
-            seats=seats,
-            bots=bots,
-            created_by=created_by,
-            now_ns=time.monotonic_ns(),
-        )
-        self._pump()
-        return runner
+        self._driving = True
+        try:
+            return self.core.create_table(
+                game,
+                options,
+                seats=seats,
+                bots=bots,
+                created_by=created_by,
+                now_ns=time.monotonic_ns(),
+            )
+        finally:
+            self._pump()
 
     def close_table(self, table_id: str, reason: str) -> None:
+        self._driving = True
         self.core.close_table(table_id, reason)
         self._pump()
 
@@ -189,6 +194,7 @@ class Host:
 
     def _sweep(self, now: float) -> None:
         """Close the tables whose time is up at loop time ``now`` (tests move time on)."""
+        self._driving = True
         self.core._sweep(now)
         self._pump()
 
@@ -196,6 +202,7 @@ class Host:
 
     async def start(self) -> None:
         """Resume the tables on disk, then listen."""
+        self._driving = True
         self.core.resume(time.monotonic_ns())
         self._server = await asyncio.start_server(
             self._serve, self.bind, self.port, reuse_address=True, limit=READ_CHUNK
@@ -214,6 +221,7 @@ class Host:
             self._gc_task.cancel()
         if self._server is not None:
             self._server.close()
+        self._driving = True
         self.core.shutdown(time.monotonic_ns())
         self._pump()
         for cancel in (self._timer, self._pump_soon):
@@ -233,6 +241,7 @@ class Host:
 
     def _pump(self) -> None:
         """Carry out what the core asks (writes, closes), then arm its next wake-up."""
+        self._driving = False
         core = self.core
         while True:
             effects = core.outputs()
@@ -270,12 +279,13 @@ class Host:
 
     def _on_timer(self) -> None:
         self._timer = self._timer_due = None
+        self._driving = True
         self.core.advance(time.monotonic_ns())
         self._pump()
 
     def _wake_soon(self) -> None:
         """The core queued work outside a call of ours (a test, the TUI): pump next turn."""
-        if self._pump_soon is not None:
+        if self._driving or self._pump_soon is not None:
             return
         with contextlib.suppress(RuntimeError):  # no running loop: the next call pumps
             self._pump_soon = asyncio.get_running_loop().call_soon(self._pumped_soon)
@@ -289,6 +299,7 @@ class Host:
         peer = writer.get_extra_info("peername")
         address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         ip = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        self._driving = True
         conn = core.open_connection(address, time.monotonic_ns(), ip=ip)
         self._writers[conn] = writer
         self._pump()
@@ -297,15 +308,18 @@ class Host:
                 data = await reader.read(READ_CHUNK)
                 if not data:
                     break
+                self._driving = True
                 more = core.receive_data(conn, data, time.monotonic_ns())
                 self._pump()
                 while more:  # a long backlog: every other connection's ready work goes first
                     await asyncio.sleep(0)
+                    self._driving = True
                     more = core.handle_more(conn, time.monotonic_ns())
                     self._pump()
         except (ConnectionError, asyncio.IncompleteReadError, OSError):
             pass
         finally:
+            self._driving = True
             core.connection_lost(conn, time.monotonic_ns())
             self._pump()
             self._writers.pop(conn, None)
