@@ -31,6 +31,10 @@ Journal = Callable[[dict[str, Any]], None]
 BOT_NAMES = ("Tom", "Mia", "Felix", "Luna", "Oscar", "Cleo", "Milo", "Nala", "Simba", "Kiki")
 """Bots are named after cats, with a "Bot" prefix so nobody mistakes them for people."""
 
+TIME_TOLERANCE_S = 1e-6
+"""Two table times this close are the same moment (float sums of times differ by ~1e-12 s:
+a grace period that ends "6e-12 s from now" has ended)."""
+
 DEFAULT_TAKEOVER_S = 30.0
 """Assumed: how long a dropped player's seat waits before a bot plays for them."""
 
@@ -242,7 +246,7 @@ class Table:
             if info.human
             and info.bot is None
             and info.dropped_at is not None
-            and now - info.dropped_at >= self.takeover_s
+            and now - info.dropped_at >= self.takeover_s - TIME_TOLERANCE_S
         ]
 
     def cover(self, seat: int) -> None:

@@ -23,7 +23,7 @@ from collections import Counter
 from typing import Any
 
 from engine.core import Rng
-from engine.kiitos import MAX_WORD_LENGTH
+from engine.kiitos import CHECK_STRICT, MAX_WORD_LENGTH
 from engine.kiitos_table import LETTER_COUNTS, START, candidates, place, spread
 from engine.kiitos_words import WordList, dictionary
 
@@ -115,7 +115,9 @@ class KiitosBot:
         pickup = next((a for a in own if a["type"] == "pickup"), None)
         if pickup is None:  # leading: every letter starts some word; take a listed one
             return dict(self.rng.choice([a for a in own if a["type"] == "lead"]))
-        if self.bluffs and len(table) >= BLUFF_TABLE and self.rng.random() < BLUFF_CHANCE:
+        # Under the strict check a made-up word is refused on the spot: no bluffing there.
+        bluffs = self.bluffs and view.get("check") != CHECK_STRICT
+        if bluffs and len(table) >= BLUFF_TABLE and self.rng.random() < BLUFF_CHANCE:
             bluff = self._bluff(view, table)
             if bluff is not None:
                 return bluff

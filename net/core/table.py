@@ -287,6 +287,10 @@ class TableRunner:
             # A game starts at table time 0 (the engine's new_game has no clock: its first
             # timers count from 0). Nothing before the start was journaled with a time.
             self._offset = -(self._timers.now if self._held_at is None else self._held_at)
+            for info in self.table.seats:  # a grace period counts from the start (table time 0)
+                if info.dropped_at is not None:
+                    info.dropped_at = 0.0
+            self._arm_takeover()
             names = ", ".join(seat.name or "?" for seat in self.table.seats)
             self.log(f"[{self.table.id}] {self.table.game.title} starts: {names}")
             if self.realtime and self.start_countdown_s > 0:
@@ -431,8 +435,22 @@ class TableRunner:
                 self.act(seat, action)
             except (IllegalAction, TableError) as error:  # a bot bug must not stall the table
                 self.log(f"[{self.table.id}] bot at seat {seat} was refused: {error}")
+                if self._play_a_listed_action(seat, view):
+                    return
                 continue
             return
+
+    def _play_a_listed_action(self, seat: int, view: Mapping[str, Any] | None) -> bool:
+        """A bot's choice was refused: play the first of the view's legal actions that the
+        rules take instead, so a bot's bug costs a move, not the table (it would otherwise
+        propose the same refused move at every turn). Returns whether one was played."""
+        for action in (view or {}).get("legal") or []:
+            try:
+                self.act(seat, action)
+            except (IllegalAction, TableError):
+                continue
+            return True
+        return False
 
     def _arm_takeover(self) -> None:
         """Arm the check for the first dropped seat whose grace period will run out.

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -74,8 +75,12 @@ class Timers:
         return timer
 
     def call_later(self, delay: float, callback: Callable[..., Any], *args: Any) -> Timer:
-        """Call ``callback(*args)`` ``delay`` seconds from now."""
-        return self.call_at(self.now_ns + max(0, round(delay * 1e9)), callback, *args)
+        """Call ``callback(*args)`` ``delay`` seconds from now.
+
+        The delay is rounded *up* to whole nanoseconds: a deadline a float rounding
+        error short of now (6e-12 s) must not come due at once, again and again.
+        """
+        return self.call_at(self.now_ns + max(0, math.ceil(delay * 1e9)), callback, *args)
 
     def next_due(self) -> int | None:
         """When the earliest live timer is due (``None``: nothing pending)."""
