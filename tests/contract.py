@@ -5,7 +5,7 @@ legal actions (firing its timers on the way, as the host does) and records
 every step; the ``check_*`` functions assert one part of the contract on a
 state or a step and raise :class:`AssertionError` saying what is wrong.
 ``tests/engine/test_contract.py`` runs them over every registered game and
-``tests/net/test_host_secrecy.py`` reuses the secrecy scan on the wire.
+the simulator (``tests/sim``) reuses the secrecy scan on every frame the host sends.
 """
 
 from __future__ import annotations

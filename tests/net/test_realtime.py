@@ -391,28 +391,6 @@ async def test_stamps_at_a_turn_based_table_are_ignored(tmp_path: Path) -> None:
         await ann.close()
 
 
-async def test_in_host_bots_play_a_whole_black_cat_game_by_claims(tmp_path: Path) -> None:
-    async with running_host(tmp_path, bot_reaction_scale=0.15) as host:
-        table = host.create_table("blackcat", bots=2).table.id
-        watcher = await RawClient.connect(host.port, "Cy")
-        watcher.send(Join(table=table, role="spectator"))
-        takes = rulings = 0
-        while True:
-            view = await watcher.expect("view", timeout=10)
-            kinds = [event["kind"] for event in view["events"]]
-            if "take" in kinds or "call" in kinds:
-                [ruling] = events_of(view, "claim")
-                rulings += 1
-                takes += kinds.count("take")
-                actor = next(e for e in view["events"] if e["kind"] in ("take", "call"))
-                assert actor["data"]["seat"] == ruling["data"]["chosen"]
-            if view.get("outcome") is not None:
-                break
-        assert view["view"]["ended"] in ("deck", "call") and rulings >= takes >= 1
-        assert not any("refused" in line for line in host.log_lines)  # type: ignore[attr-defined]
-        await watcher.close()
-
-
 async def test_a_network_bot_claims_with_its_own_reaction_time(tmp_path: Path) -> None:
     async with running_host(tmp_path) as host:
         table = host.create_table("blackcat").table.id
