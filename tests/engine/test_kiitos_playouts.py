@@ -148,6 +148,13 @@ def test_bluffing_bot_sometimes_says_a_made_up_word_instead_of_picking_up() -> N
             GAME.apply(state, 1, choice, 0.0)  # a legal, if made-up, word
 
 
+def test_bot_never_bluffs_where_the_strict_check_refuses_made_up_words() -> None:
+    state = new(["CTEEIRNO", "XZJKVWYU"], **{**SIMPLE, "check": "strict"})
+    state = at(state, table=["Q", "Q", "Q"], target="qqqqq", sayer=0, turn=1, phase="play")
+    choices = [KiitosBot(Rng.from_seed(seed)).choose(view_for(state, 1)) for seed in range(12)]
+    assert {choice["type"] for choice in choices if choice is not None} == {"pickup"}
+
+
 def test_bot_finishes_its_own_word_and_avoids_finishing_another() -> None:
     # Under Super-Kiitos several letters may be compelled; only the choice matters here.
     view = {"target": "CATS", "table": ["C", "A", "T"], "seat": 1}

@@ -202,3 +202,45 @@ def test_a_crashed_host_resumes_from_its_store_and_the_seat_token_still_holds() 
     assert back.last("joined")["seat"] == runner.table.seats.index(
         next(info for info in runner.table.seats if info.human)
     )
+
+
+def test_a_seat_dropped_before_the_start_is_covered_a_grace_period_after_the_start() -> None:
+    driver = CoreDriver(bot_delay_s=3600.0)
+    runner = driver.core.create_table("catchy", {"takeover": 5.0}, now_ns=driver.now_ns)
+    ann, bea = driver.connect("Ann"), driver.connect("Bea")
+    driver.send(ann, Join(table=runner.table.id, role="player", seat=0))
+    driver.hang_up(ann)  # gone while the table waits: the seat stays hers
+    driver.run_for(100)
+    driver.send(bea, Join(table=runner.table.id, role="player", seat=1))
+    assert started(runner)
+    driver.run_for(4.9)
+    assert runner.table.seats[0].bot is None
+    driver.run_for(0.2)
+    assert runner.table.seats[0].bot is not None
+
+
+class RefusedBot:
+    """A bot with a bug: it always proposes a move the rules refuse."""
+
+    reaction_s = 0.5
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        return {"type": "no such move"} if view.get("legal") else None
+
+
+def test_a_bot_move_the_rules_refuse_is_replaced_by_a_legal_one_and_the_table_goes_on() -> None:
+    lines: list[str] = []
+    driver = CoreDriver(bot_delay_s=0.5, log=lines.append)
+    runner = driver.core.create_table("catchy", bots=1, now_ns=driver.now_ns)
+    bot_seat = runner.table.bot_seats()[0]
+    runner._bots[bot_seat] = RefusedBot()
+    ann = driver.connect("Ann")
+    driver.send(ann, Join(table=runner.table.id, role="player"))
+    seat = 1 - bot_seat
+    for _ in range(40):
+        view = runner.table.view(seat)
+        if view is not None and view["legal"]:
+            driver.send(ann, Act(table=runner.table.id, action=view["legal"][0]))
+        driver.run_for(0.5)
+    assert any("was refused" in line for line in lines)
+    assert runner.table.version > 20  # both seats kept playing
