@@ -52,6 +52,7 @@ from net.core.session import Session, SessionState
 from net.core.store import JournalSink, JournalStore
 from net.core.table import BOT_DELAY_S, START_COUNTDOWN_S, TableRunner
 from net.core.timers import Timer, Timers
+from net.framing import HOST_LIMITS, with_field
 from net.limits import MESSAGES_PER_TURN, HostLimits
 from net.messages import (
     ERRORS,
@@ -213,6 +214,8 @@ class HostCore:
         self._presence_order: list[TableRunner] = []
         self._quiet_until_ns = 0
         self._quieted = 0
+        self._tables_frame: bytes | None = None
+        """The ``tables`` frame without a ``ref`` (``None``: to build, a table changed)."""
 
     # Driving ---------------------------------------------------------------------
 
@@ -535,6 +538,7 @@ class HostCore:
         self._tables_changed()
 
     def _tables_changed(self) -> None:
+        self._tables_frame = None
         if self.on_tables_changed is not None:
             self.on_tables_changed()
 
@@ -569,6 +573,26 @@ class HostCore:
 
     def table_summaries(self) -> list[dict[str, Any]]:
         return [runner.table.summary() for runner in self.tables.values()]
+
+    def _send_tables(self, session: Session, ref: int | None) -> None:
+        """Answer ``list_tables`` from the table list's frame, encoded once per change.
+
+        Lobbies ask often and many at once; rebuilding and encoding every
+        table's summary per request made 50 clients' requests cost a 51st
+        client its round trip. The frame is built when a table changes
+        (:meth:`_tables_changed` drops it) and sent with each request's ``ref``.
+        """
+        frame = self._tables_frame
+        if frame is None:
+            frame = self._tables_frame = session.encode(Tables(tables=self.table_summaries()))
+        reply = Tables(tables=[], ref=ref)  # what the protocol object sees; the bytes are below
+        if ref is not None:
+            framed = with_field(frame, "ref", ref, HOST_LIMITS)
+            if framed is None:
+                session.send(Tables(tables=self.table_summaries(), ref=ref))
+                return
+            frame = framed
+        session.send(reply, frame)
 
     def open_tables(self) -> int:
         """Tables not over (what :attr:`HostLimits.max_tables` counts)."""
@@ -701,7 +725,7 @@ class HostCore:
             elif isinstance(message, Pong):
                 session.pong(message)
             elif isinstance(message, ListTables):
-                session.send(Tables(tables=self.table_summaries(), ref=message.ref))
+                self._send_tables(session, message.ref)
             elif isinstance(message, CreateTable):
                 self._create(session, message)
             elif isinstance(message, Join):

@@ -244,3 +244,18 @@ def test_a_bot_move_the_rules_refuse_is_replaced_by_a_legal_one_and_the_table_go
         driver.run_for(0.5)
     assert any("was refused" in line for line in lines)
     assert runner.table.version > 20  # both seats kept playing
+
+
+def test_the_table_list_follows_every_change_though_its_frame_is_encoded_once() -> None:
+    driver = CoreDriver()
+    runner = driver.core.create_table("catchy", now_ns=driver.now_ns)
+    ann, bea = driver.connect("Ann"), driver.connect("Bea")
+    driver.send(bea, ListTables(ref=1))
+    assert bea.last("tables")["tables"][0]["free"] == 2
+    driver.send(ann, Join(table=runner.table.id, role="player"))
+    driver.send(bea, ListTables(ref=2))
+    driver.send(bea, ListTables())
+    replies = bea.of_type("tables")
+    assert [r.get("ref") for r in replies] == [1, 2, None]
+    assert [r["tables"][0]["free"] for r in replies] == [2, 1, 1]
+    assert replies[1]["tables"] == driver.core.table_summaries()

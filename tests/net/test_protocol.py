@@ -24,6 +24,7 @@ from net.framing import (
     FrameReader,
     decode_body,
     encode_frame,
+    with_field,
 )
 from net.messages import (
     CATALOG,
@@ -736,3 +737,11 @@ def test_a_pre_encoded_frame_is_sent_as_is_and_still_ordered() -> None:
         "Welcome",
         "Tables",
     ]
+
+
+def test_a_field_added_to_an_encoded_frame_gives_the_frame_encoded_with_it() -> None:
+    tables = [{"id": "t1", "free": 2, "seats": [{"name": None}]}]
+    plain = encode_frame(to_wire(Tables(tables=tables)), HOST_LIMITS)
+    with_ref = encode_frame(to_wire(Tables(tables=tables, ref=2**40)), HOST_LIMITS)
+    assert with_field(plain, "ref", 2**40, HOST_LIMITS) == with_ref
+    assert with_field(encode_frame([1, 2], HOST_LIMITS), "ref", 1, HOST_LIMITS) is None
