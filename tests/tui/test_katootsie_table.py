@@ -8,7 +8,7 @@ from typing import Any
 from engine.katootsie import GAME
 from tests.engine.katootsie_helpers import Table, table
 from tests.tui.harness import TableHarness
-from tui.games.katootsie import KatootsieTable, big_letter, letters_text
+from tui.games.katootsie import HELD_LETTERS, KatootsieTable, big_letter, letters_text
 from tui.screens.info import InfoScreen
 from tui.screens.rules import RulesScreen
 from tui.widgets.prompt import PromptLine
@@ -300,3 +300,20 @@ async def test_an_answer_that_locks_you_out_leaves_the_line_saying_so() -> None:
         await pilot.pause()
         assert answer.value == ""  # type: ignore[attr-defined]
         assert "out for this letter" in answer.placeholder  # type: ignore[attr-defined]
+
+
+async def test_letters_typed_before_the_letter_shows_are_held_not_taken_as_table_keys() -> None:
+    """A player typing ahead (q, r, g...) never opens the leave dialog or gives the seat up."""
+    game = table(players=3, first="BB", categories=("Fruits",))
+    view = game.view(0)
+    assert view["phase"] != "letter"  # the answer line is closed
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        await pilot.press(*"square-rigger", "enter")
+        await pilot.pause(0.05)
+        assert app.screen is app.table and app.actions == [] and not app.left
+        assert HELD_LETTERS in text_of(app.table.query_one(PromptLine))
+        await pilot.press("escape", "q")  # asked for: the table's keys work after Esc
+        await pilot.pause(0.05)
+        assert app.left

@@ -154,6 +154,10 @@ class AnswerInput(Input):
         await super()._on_key(event)
 
 
+HELD_LETTERS = "Typing waits for the letter; Esc first to use keys (q leaves, r rules)"
+"""What a letter typed while the answer line is closed says (it is held back, not a key)."""
+
+
 class KatootsieTable(RealtimeTable[Any]):
     """The Katootsie! table for one seat (or a spectator)."""
 
@@ -199,6 +203,8 @@ class KatootsieTable(RealtimeTable[Any]):
         """The last typing notice sent (a new one goes out when the run's start moves)."""
         self._letter_key: tuple[Any, ...] | None = None
         """(round, category, letter, tie-break stake) of the letter the line is open for."""
+        self._keys_mode = False
+        """Esc was pressed: single keys (w, r, q...) act until a letter key brings typing back."""
         self._seen: dict[str, Any] = {}
         self._timer_key: tuple[Any, ...] | None = None
         self._ruled_reveal: int | None = None
@@ -588,6 +594,7 @@ class KatootsieTable(RealtimeTable[Any]):
             line.placeholder = f"an answer with {view['letter']}, then Enter"
             if self.focused is not line:
                 line.focus()
+                self._keys_mode = False
         else:
             if stage != "letter" or not view["letter"]:
                 self._letter_key = None
@@ -671,27 +678,50 @@ class KatootsieTable(RealtimeTable[Any]):
 
     def action_leave_line(self) -> None:
         """Escape: leave the answer line so single keys (w, r, q) work; typing comes back."""
+        self._keys_mode = True
         if isinstance(self.focused, Input):
             self.set_focus(None)
-            if self.view is not None and self.view["phase"] != "waiting":
-                self.query_one(PromptLine).prompt(self.prompt_text(self.view))
+        if self.view is not None and self.view["phase"] != "waiting":
+            self.query_one(PromptLine).prompt(self.prompt_text(self.view))
 
     def on_key(self, event: events.Key) -> None:
+        """Letters are for answers at this table: never table keys by accident.
+
+        A player types words all game long, often before the letter shows or
+        just after another took it. A letter typed while the answer line is
+        open goes to it (focused again if need be); one typed while it is
+        closed is held back with a word on how to use keys (Esc first), so a
+        stray ``q`` then ``g`` can never give the seat away. Votes keep their
+        y/n keys; watchers and a finished game keep every key.
+        """
         # (Textual runs RealtimeTable.on_key too: handlers run along the MRO.)
         view = self.view
+        character = event.character
+        if view is None or not event.is_printable or character is None:
+            return
+        if not character.isalpha():
+            return
         line = self.query_one("#answer", AnswerInput)
-        if (
-            event.is_printable
-            and self.focused is not line
-            and not line.disabled
-            and event.character is not None
-            and event.character.isalpha()
-            and event.character.lower() not in "wrq"
-            and view is not None
-        ):
+        if self.focused is line:
+            return
+        if self._keys_mode and character.lower() in "wrqt":
+            return  # after Esc: the table's own keys
+        if not line.disabled:
+            self._keys_mode = False
             line.focus()  # a letter key goes back to the answer line
-            line.insert_text_at_cursor(event.character)
+            line.insert_text_at_cursor(character)
             event.stop()
+            return
+        if self._holds_letters(view):
+            event.stop()
+            event.prevent_default()
+            self.query_one(PromptLine).prompt(HELD_LETTERS)
+
+    def _holds_letters(self, view: Mapping[str, Any]) -> bool:
+        """Whether a letter typed now (the answer line closed) is held back, not a table key."""
+        if self._keys_mode or view["seat"] is None or self.my_vote(view) is not None:
+            return False
+        return view["phase"] not in ("waiting", "over") and view.get("outcome") is None
 
     # Intents ----------------------------------------------------------------------
 
