@@ -580,7 +580,10 @@ class ClowderApp(App[int]):
             return
         finally:
             await client.close()
-        await self._sit(endpoint, table, new.game, "player", f"{endpoint[0]}:{endpoint[1]}")
+        # Where friends reach this host (an SSH player's client reaches it on 127.0.0.1).
+        shown = self.shown_as if self.join_address == endpoint and self.shown_as else None
+        place = shown or f"{endpoint[0]}:{endpoint[1]}"
+        await self._sit(endpoint, table, new.game, "player", place)
 
     def on_lobby_screen_add_host(self, message: LobbyScreen.AddHost) -> None:
         if self.only_host:

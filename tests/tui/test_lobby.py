@@ -23,7 +23,7 @@ from tests.tui.harness import LobbyHarness
 from tui.app import ClowderApp
 from tui.games.blackcat import BlackCatTable
 from tui.games.catchy import CatchyTable
-from tui.screens.dialogs import CreateDialog
+from tui.screens.dialogs import CreateDialog, NewTable
 from tui.screens.lobby import LobbyScreen
 
 
@@ -365,6 +365,36 @@ async def test_a_host_joined_on_loopback_is_shown_by_the_address_others_reach(
             await until(pilot, lambda: table.view is not None, "the waiting room")
             waiting = str(table.query_one("#waiting").render())
             assert f"clowder join 198.18.0.1:{host.port}" in waiting
+    finally:
+        await host.close()
+
+
+async def test_a_table_an_ssh_player_creates_is_shown_by_the_address_others_reach(
+    tmp_path: Path,
+) -> None:
+    """On lan-sim an SSH player's own new table said 'clowder join 127.0.0.1:7707'."""
+    host = await started_host()
+    try:
+        app = ClowderApp(
+            name="Ann",
+            config_dir=tmp_path,
+            join=("127.0.0.1", host.port),
+            shown_as=f"198.18.0.1:{host.port}",
+            only_host=True,
+            discovery=None,
+            advertise=False,
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app._create_on(("127.0.0.1", host.port), NewTable("catchy"))
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
+            table = app.screen
+            assert isinstance(table, CatchyTable)
+
+            def waiting() -> str:
+                return str(table.query_one("#waiting").render())
+
+            await until(pilot, lambda: "clowder join" in waiting(), "the waiting room")
+            assert f"clowder join 198.18.0.1:{host.port}" in waiting()
     finally:
         await host.close()
 
