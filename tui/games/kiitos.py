@@ -327,6 +327,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
     rules_text = RULES
     claimed_word = "challenged"
 
+    leave_key: ClassVar[str] = "ctrl+x"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "send", "say", key_display="⏎"),
         Binding("enter", "send_letter", "play", key_display="⏎"),

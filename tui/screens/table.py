@@ -77,6 +77,9 @@ class TableScreen(Screen[None], Generic[V]):
     game: ClassVar[str] = ""
     """The engine's name for the game this screen draws (``"catchy"``): how
     :mod:`tui.games` finds a game's screen."""
+    leave_key: ClassVar[str] = "q"
+    """The key that leaves the table, as the prompts name it (a game where letters are
+    typed binds another)."""
     rules_text: ClassVar[str] = ""
     """The rules in short (Markdown); the engine's assumptions follow them."""
 
@@ -259,7 +262,9 @@ class TableScreen(Screen[None], Generic[V]):
         waiting.update("\n".join(lines))
         waiting.display = True
         self.set_class(True, "-waiting")
-        self.query_one(PromptLine).prompt("Waiting for the table to fill · q leaves")
+        self.query_one(PromptLine).prompt(
+            f"Waiting for the table to fill · {self.leave_key} leaves"
+        )
 
     def show(self, view: V) -> None:
         """Draw ``view`` (the subclass's job)."""
