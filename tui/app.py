@@ -21,31 +21,32 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from engine import registry
-from net.client import Client, ClientError, ConnectionState
-from net.core.table import BOT_DELAY_S
-from net.discovery import ChangeKind, DiscoveryError, HostEvent
-from net.messages import Chat, ChatRule, Error, Joined, Presence, View
-from net.tables import TableError, fixed_deal_options
 from net.text import clean_data, clean_text
 from tui.config import Settings
-from tui.games import NoScreen, screen_class
-from tui.hosting import EVERYWHERE, LOOPBACK, EmbeddedHost
-from tui.screens.dialogs import NameDialog, NewTable
-from tui.screens.leave import LeaveDialog
 from tui.screens.lobby import HostEntry, LobbyScreen
-from tui.screens.table import TCSS_DIR, TableScreen
 from tui.seats import HeldSeat, SeatStore
-from tui.widgets.wins import fetch_wins
+from tui.styles import TCSS_DIR
 
+# Only what draws the lobby is imported here. The network client and its messages,
+# the host, LAN discovery (zeroconf), the games and their table screens are imported
+# where they are first used: the lobby is drawn before they load.
 if TYPE_CHECKING:
+    from net.client import Client
+    from net.discovery import HostEvent
+    from net.messages import Joined
     from tui.games.katootsie import KatootsieTable
+    from tui.hosting import EmbeddedHost
+    from tui.screens.dialogs import NewTable
+    from tui.screens.table import TableScreen
 
 RETURN_TIMEOUT_S = 5.0
 """How long the host may take to answer a seat token with ``joined`` (or ``bad_token``)."""
 
 LIST_EVERY_S = 1.5
 """How often the lobby re-lists the highlighted host's tables."""
+
+LOOPBACK = "127.0.0.1"
+"""This computer (as :data:`tui.hosting.LOOPBACK`, without importing the host)."""
 
 
 class HostSource(Protocol):
@@ -94,7 +95,9 @@ def host_summary(event_host: Any) -> str:
 class ClowderApp(App[int]):
     """``clowder``: the lobby (default), or straight to a table (``play``) or host (``join``)."""
 
-    CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss"]
+    CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss", *LobbyScreen.CSS_PATH]
+    """The lobby's file too: it is the first screen, and a screen's file that is read when
+    the screen is pushed makes Textual parse every style again and restyle the whole app."""
     ENABLE_COMMAND_PALETTE = False
     TITLE = "Clowder"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", "quit", show=False)]
@@ -109,7 +112,7 @@ class ClowderApp(App[int]):
         discovery: Callable[[], HostSource] | None = lan_browser,
         host_bind: str | None = None,
         advertise: bool = True,
-        bot_delay_s: float = BOT_DELAY_S,
+        bot_delay_s: float | None = None,
         bot_reaction_scale: float = 1.0,
         state_dir: Path | None = None,
         only_host: bool = False,
@@ -136,6 +139,7 @@ class ClowderApp(App[int]):
         self.host_bind = host_bind
         self.advertise = advertise
         self.bot_delay_s = bot_delay_s
+        """How long the embedded host's bots wait before a move (None: the host's default)."""
         self.bot_reaction_scale = bot_reaction_scale
         """Real-time tables this app hosts: bots' reaction times are multiplied by this."""
         self.embedded: EmbeddedHost | None = None
@@ -154,6 +158,8 @@ class ClowderApp(App[int]):
 
     def on_mount(self) -> None:
         if self.given_name is None and self.settings.name is None:
+            from tui.screens.dialogs import NameDialog
+
             self.push_screen(NameDialog(), self._named_first)
         else:
             if self.settings.name is None and self.given_name:
@@ -179,6 +185,8 @@ class ClowderApp(App[int]):
 
     def _client(self, endpoint: tuple[str, int], **options: Any) -> Client:
         """A connection to a host as this player (name and player key)."""
+        from net.client import Client
+
         key, made = self.settings.key_for(self.player)
         if made:  # once per name: kept, so every host knows this player again
             self._save_settings()
@@ -196,12 +204,17 @@ class ClowderApp(App[int]):
             key, label = f"addr:{address}:{port}", shown or f"{address}:{port}"
             self._add_host(HostEntry(key, label, address, port, "address", shown=shown))
         elif self.discovery is not None:
-            self.run_worker(self._browse(self.discovery), group="discovery")
+            # The LAN search (zeroconf) is imported and started once the lobby is drawn.
+            self.call_after_refresh(self._start_browsing, self.discovery)
         self.set_interval(LIST_EVERY_S, self._list_selected)
 
     # clowder play ------------------------------------------------------------------
 
     async def _start_play(self, request: PlayRequest) -> None:
+        from engine import registry
+        from net.tables import TableError, fixed_deal_options
+        from tui.hosting import EVERYWHERE
+
         game = registry.get(request.game)
         seats = game.min_players
         bots = seats - 1 if request.bots is None else request.bots
@@ -234,12 +247,15 @@ class ClowderApp(App[int]):
         self, bind: str, *, advertise: bool, allow_fixed_deck: bool = False
     ) -> EmbeddedHost:
         if self.embedded is None:
+            from net.core.table import BOT_DELAY_S
+            from tui.hosting import EmbeddedHost
+
             self.embedded = EmbeddedHost(
                 name=self.player,
                 bind=bind,
                 advertise=advertise,
                 allow_fixed_deck=allow_fixed_deck,
-                bot_delay_s=self.bot_delay_s,
+                bot_delay_s=BOT_DELAY_S if self.bot_delay_s is None else self.bot_delay_s,
                 bot_reaction_scale=self.bot_reaction_scale,
             )
             await self.embedded.start()
@@ -254,6 +270,9 @@ class ClowderApp(App[int]):
         self, endpoint: tuple[str, int], table: str, game: str, role: str, place: str
     ) -> bool:
         """Connect to ``endpoint``, join ``table`` and show it; False (and say why) on failure."""
+        from net.client import ClientError
+        from tui.games import NoScreen, screen_class
+
         try:
             screen_type = screen_class(game)
         except NoScreen as error:
@@ -294,6 +313,9 @@ class ClowderApp(App[int]):
         The host answers a token with ``joined`` (and the full view after it), or with
         ``bad_token``; what comes before either is of no use yet.
         """
+        from net.client import ClientError
+        from net.messages import Error, Joined
+
         loop = asyncio.get_running_loop()
         deadline = loop.time() + RETURN_TIMEOUT_S
         while (left := deadline - loop.time()) > 0:
@@ -311,6 +333,9 @@ class ClowderApp(App[int]):
 
     async def _pump(self, client: Client) -> None:
         """Hand every message for our table to its screen, in order."""
+        from net.client import ConnectionState
+        from net.messages import Chat, ChatRule, Error, Presence, View
+
         while True:
             message = await client.incoming.get()
             seat = self.at_table
@@ -343,6 +368,8 @@ class ClowderApp(App[int]):
 
     async def _from_table(self, send: Callable[[AtTable], Awaitable[None]]) -> None:
         """Send something for the table we are at; the host's refusal goes to its prompt."""
+        from net.client import ClientError
+
         seat = self.at_table
         if seat is None:
             return
@@ -360,6 +387,8 @@ class ClowderApp(App[int]):
         await self._from_table(lambda seat: seat.client.chat_rule(seat.table, message.rule))
 
     async def on_table_screen_act(self, message: TableScreen.Act) -> None:
+        from net.client import ClientError
+
         seat = self.at_table
         if seat is None:
             return
@@ -380,6 +409,8 @@ class ClowderApp(App[int]):
 
     async def on_katootsie_table_typing(self, message: KatootsieTable.Typing) -> None:
         """A typing run started on Katootsie's answer line: send the host a typing notice."""
+        from net.client import ClientError
+
         seat = self.at_table
         if seat is None:
             return
@@ -397,6 +428,10 @@ class ClowderApp(App[int]):
         return view is not None and view["phase"] != "waiting" and view.get("outcome") is None
 
     async def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
+        from net.client import ClientError
+        from tui.screens.leave import LeaveDialog
+        from tui.screens.table import TableScreen
+
         seat = self.at_table
         if self.lobby is not None and message.choice is None and self._playing(seat):
             assert seat is not None
@@ -446,7 +481,13 @@ class ClowderApp(App[int]):
         if self.lobby is not None:
             self.lobby.set_hosts(entries)
 
+    def _start_browsing(self, factory: Callable[[], HostSource]) -> None:
+        if not self._shut_down:
+            self.run_worker(self._browse(factory), group="discovery")
+
     async def _browse(self, factory: Callable[[], HostSource]) -> None:
+        from net.discovery import DiscoveryError
+
         source = self._source = factory()
         try:
             await source.start()
@@ -460,6 +501,8 @@ class ClowderApp(App[int]):
             self._host_event(event)
 
     def _host_event(self, event: HostEvent) -> None:
+        from net.discovery import ChangeKind
+
         info = event.host
         advertiser = self.embedded.advertiser if self.embedded is not None else None
         if advertiser is not None and advertiser.running and advertiser.instance == info.instance:
@@ -480,6 +523,9 @@ class ClowderApp(App[int]):
 
     async def _list_selected(self) -> None:
         """Ask the highlighted host for its tables (while the lobby is on screen)."""
+        from net.client import Client, ClientError
+        from tui.widgets.wins import fetch_wins
+
         lobby = self.lobby
         if lobby is None or self.screen is not lobby or self._shut_down:
             return
@@ -553,6 +599,9 @@ class ClowderApp(App[int]):
         )
 
     async def on_lobby_screen_create(self, message: LobbyScreen.Create) -> None:
+        from net.tables import TableError
+        from tui.hosting import EVERYWHERE
+
         new: NewTable = message.new_table
         if self.only_host and self.join_address is not None:
             await self._create_on(self.join_address, new)
@@ -571,6 +620,8 @@ class ClowderApp(App[int]):
 
     async def _create_on(self, endpoint: tuple[str, int], new: NewTable) -> None:
         """Create ``new`` on the host at ``endpoint`` (not in this process) and sit there."""
+        from net.client import ClientError
+
         client = self._client(endpoint)
         try:
             await client.connect()

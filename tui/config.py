@@ -18,7 +18,6 @@ import contextlib
 import json
 import os
 import re
-import secrets
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +38,8 @@ _KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,128}")
 
 def new_player_key() -> str:
     """A fresh player key: random, URL-safe, never shown."""
+    import secrets  # hashlib and hmac: not before the lobby is drawn
+
     return secrets.token_urlsafe(PLAYER_KEY_BYTES)
 
 

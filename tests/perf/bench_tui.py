@@ -1,15 +1,26 @@
 """The terminal UI's speed: cold start to the lobby drawn, and key press to updated screen.
 
-Measured headless (Textual's headless driver renders every frame, it just
-does not write it to a terminal), each next to a baseline taken in the same
-run on the same machine:
+Measured headless (Textual's headless driver composes every frame; it
+neither turns it into terminal escapes nor writes it), each next to a
+baseline taken in the same run on the same machine:
 
 - ``cold_start``: a fresh ``python`` process that imports Clowder's app,
   opens the lobby (no LAN search, a temporary config directory) and prints
   once the lobby's first frame is drawn; the time from spawning the process
-  to that line. Baseline: the same for an empty Textual app.
+  to that line. Baseline: the same for an empty Textual app, started in
+  turns with the lobby (a busy moment on the machine weighs on both).
 - ``key_cursor``: a key that moves the hand's cursor (handled on the screen,
-  no network) until the screen has been refreshed.
+  no network) until the screen has been refreshed, as Pilot waits for it:
+  ``press`` and ``pause`` poll in 20 ms steps until a step's CPU time is
+  under 1 ms, so this is three steps (60 ms) when the key does next to
+  nothing, and four (80 ms) once handling it and drawing the result take
+  over 1 ms of CPU, as any key that redraws something does in Textual.
+- ``key_cursor_frame``: the same key, timed from the key event to the end
+  of the first frame composed after it (what the player waits for).
+  Baseline: an empty app whose bound key changes its one line of text
+  (Textual's own key -> redraw), timed alike.
+- ``key_redraw``: that empty app's redrawing key, timed as ``key_cursor``
+  (against the unbound key): the least any redrawing key measures there.
 - ``key_play``: during a real game against a bot (embedded host on
   127.0.0.1, client, bot delay 0): pressing enter on a playable card until
   the host's new view is drawn. This is what a player feels.
@@ -36,7 +47,7 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from tests.perf.report import Report, timing_row
 from tui.cli import use_frame_rate
@@ -44,7 +55,7 @@ from tui.cli import use_frame_rate
 use_frame_rate()  # what `clowder` does; before Textual is imported, as there
 
 ROOT = Path(__file__).resolve().parents[2]
-FULL = {"starts": 5, "keys": 200, "plays": 60, "grabs": 40}
+FULL = {"starts": 10, "keys": 200, "plays": 60, "grabs": 40}
 QUICK = {"starts": 1, "keys": 20, "plays": 6, "grabs": 5}
 HUMAN_PAUSE_S = 0.12
 """How long the benchmark's player looks at a card before grabbing (the host refuses < 80 ms)."""
@@ -110,22 +121,49 @@ def cold_start_ms(script: str, config_dir: str) -> float:
     return elapsed
 
 
+def frame_times(app: Any) -> list[float]:
+    """A list that gets the time (``perf_counter``) at which ``app`` finishes each frame."""
+    frames: list[float] = []
+    display = app._display
+
+    def timed(screen: Any, update: Any) -> None:
+        display(screen, update)
+        if update is not None:  # None: nothing had changed, no frame
+            frames.append(time.perf_counter())
+
+    app._display = timed
+    return frames
+
+
 async def timed_keys(
     count: int, make_app: Callable[[], Any], press: Callable[[Any], Awaitable[None]]
-) -> list[float]:
-    """Milliseconds for each of ``count`` key presses until the screen is refreshed."""
+) -> tuple[list[float], list[float]]:
+    """Milliseconds for each of ``count`` key presses until the screen is refreshed (Pilot's
+    wait), and from each key to the first frame after it (none for a key that draws nothing)."""
     samples: list[float] = []
+    to_frame: list[float] = []
     app = make_app()
+    frames = frame_times(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         for _ in range(count):
+            seen = len(frames)
             started = time.perf_counter()
             await press(pilot)
             samples.append((time.perf_counter() - started) * 1000)
-    return samples
+            after = [frame for frame in frames[seen:] if frame > started]
+            if after:
+                to_frame.append((after[0] - started) * 1000)
+    return samples, to_frame
+
+
+async def press_and_pause(pilot: Any, key: str) -> None:
+    await pilot.press(key)
+    await pilot.pause()
 
 
 async def key_baseline(count: int) -> list[float]:
+    """An empty app and a key nobody binds: Pilot's round trip when nothing is drawn."""
     from textual.app import App
     from textual.widgets import Static
 
@@ -133,21 +171,36 @@ async def key_baseline(count: int) -> list[float]:
         def compose(self) -> Any:
             yield Static("hello")
 
-    async def press(pilot: Any) -> None:
-        await pilot.press("x")
-        await pilot.pause()
-
-    return await timed_keys(count, Empty, press)
+    samples, _ = await timed_keys(count, Empty, lambda pilot: press_and_pause(pilot, "x"))
+    return samples
 
 
-async def key_cursor(count: int) -> list[float]:
+async def key_redraw(count: int) -> tuple[list[float], list[float]]:
+    """An empty app whose bound key changes its one line of text (a repaint, no layout)."""
+    from textual.app import App
+    from textual.binding import Binding, BindingType
+    from textual.widgets import Static
+
+    class Redraw(App[None]):
+        BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "change", "change")]
+        changes = 0
+
+        def compose(self) -> Any:
+            yield Static("hello", id="text")
+
+        def action_change(self) -> None:
+            self.changes += 1
+            self.query_one("#text", Static).update(f"hello {self.changes}", layout=False)
+
+    return await timed_keys(count, Redraw, lambda pilot: press_and_pause(pilot, "x"))
+
+
+async def key_cursor(count: int) -> tuple[list[float], list[float]]:
     from tests.tui.harness import TableHarness, catchy_view
 
-    async def press(pilot: Any) -> None:
-        await pilot.press("right")
-        await pilot.pause()
-
-    return await timed_keys(count, lambda: TableHarness(catchy_view(1)), press)
+    return await timed_keys(
+        count, lambda: TableHarness(catchy_view(1)), lambda pilot: press_and_pause(pilot, "right")
+    )
 
 
 T = TypeVar("T")
@@ -301,10 +354,14 @@ def measure(quick: bool) -> Report:
     """Cold start and key-to-screen latencies with their baselines; see the module docstring."""
     sizes = QUICK if quick else FULL
     with tempfile.TemporaryDirectory(prefix="clowder-bench-") as folder:
-        empty = [cold_start_ms(EMPTY_SCRIPT, folder) for _ in range(sizes["starts"])]
-        lobby = [cold_start_ms(LOBBY_SCRIPT, folder) for _ in range(sizes["starts"])]
+        empty: list[float] = []
+        lobby: list[float] = []
+        for _ in range(sizes["starts"]):
+            empty.append(cold_start_ms(EMPTY_SCRIPT, folder))
+            lobby.append(cold_start_ms(LOBBY_SCRIPT, folder))
         baseline = asyncio.run(key_baseline(sizes["keys"]))
-        cursor = asyncio.run(key_cursor(sizes["keys"]))
+        cursor, cursor_frame = asyncio.run(key_cursor(sizes["keys"]))
+        redraw, redraw_frame = asyncio.run(key_redraw(sizes["keys"]))
         play = asyncio.run(key_play(sizes["plays"], Path(folder)))
         grab, stamp = asyncio.run(blackcat_grabs(sizes["grabs"], Path(folder)))
         refresh = asyncio.run(refresh_baseline(sizes["keys"]))
@@ -322,6 +379,8 @@ def measure(quick: bool) -> Report:
         rows=[
             timing_row("cold_start_lobby", lobby, empty),
             timing_row("key_cursor", cursor, baseline),
+            timing_row("key_cursor_frame", cursor_frame, redraw_frame),
+            timing_row("key_redraw", redraw, baseline),
             timing_row("key_play", play, baseline),
             timing_row("blackcat_grab", grab, baseline),
             timing_row("blackcat_drawn_stamp", stamp, refresh),
@@ -329,8 +388,12 @@ def measure(quick: bool) -> Report:
         notes=[
             "headless, 80x24; cold start: process spawn -> first lobby frame "
             "(baseline: an empty Textual app)",
-            "keys: press -> screen refreshed (baseline: an unbound key on an empty app); "
-            "key_play: enter on a card -> the host's new view drawn (embedded host, loopback)",
+            "keys: press -> screen refreshed as Pilot waits, in 20 ms steps (baseline: an unbound "
+            "key on an empty app); key_play: enter on a card -> the host's new view drawn "
+            "(embedded host, loopback)",
+            "key_cursor_frame: key event -> end of the first frame composed after it (baseline: "
+            "an empty app's bound key redrawing one line, timed alike); key_redraw: that key "
+            "timed as key_cursor, the least a redrawing key measures there",
             "blackcat_grab: 1 -> the ruling drawn (includes the arbiter's settle wait); "
             "blackcat_drawn_stamp: a card's view reaches the client -> the screen's drawn stamp "
             "(baseline: an empty app's change -> refresh)",

@@ -12,7 +12,8 @@ from engine.bots import make_bot
 from engine.catchy import GAME
 from tui.games.catchy import CatchyTable
 from tui.screens.lobby import HostEntry, LobbyScreen
-from tui.screens.table import TCSS_DIR, ClaimStamps, TableScreen
+from tui.screens.table import ClaimStamps, TableScreen
+from tui.styles import TCSS_DIR
 
 # A fixed deal: course G5 R5 B4; Ann (seat 0) holds the Starting card.
 DECK = [

@@ -36,7 +36,7 @@ from engine.blackcat_scoring import (
 )
 from tui.screens.info import InfoScreen
 from tui.screens.realtime import RealtimeTable
-from tui.screens.table import TCSS_DIR
+from tui.styles import TCSS_DIR
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel

@@ -19,7 +19,8 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from engine.catchy import JOKER, STARTING, CatchyView, card_name, number
-from tui.screens.table import TCSS_DIR, TableScreen
+from tui.screens.table import TableScreen
+from tui.styles import TCSS_DIR
 from tui.widgets.cards import CardArea, CardFace, blank_lines, card_lines, compact_backs, row
 from tui.widgets.hand import Hand
 from tui.widgets.log import GameLog

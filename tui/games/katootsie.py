@@ -32,7 +32,8 @@ from engine.katootsie import CATEGORY_PAUSE_S, LETTER_PAUSE_S, SUDDEN_DEATH_WINS
 from net.tableclock import TableClock
 from net.typed import TypedAnswer, free_prefix
 from tui.screens.realtime import RealtimeTable
-from tui.screens.table import TCSS_DIR, ClaimStamps
+from tui.screens.table import ClaimStamps
+from tui.styles import TCSS_DIR
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look, component_classes
 from tui.widgets.panel import Panel

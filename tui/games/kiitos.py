@@ -34,7 +34,7 @@ from engine.core import BaseView
 from engine.kiitos import MAX_WORD_LENGTH, RULE_TEXT
 from tui.games.kiitos_entry import MARKS, Entry, analyse, choices_words, play_words
 from tui.screens.realtime import RealtimeTable
-from tui.screens.table import TCSS_DIR
+from tui.styles import TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look

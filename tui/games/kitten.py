@@ -54,7 +54,8 @@ from engine.kitten_cards import (
     thing_words,
     value,
 )
-from tui.screens.table import TCSS_DIR, TableScreen
+from tui.screens.table import TableScreen
+from tui.styles import TCSS_DIR
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.prompt import PromptLine

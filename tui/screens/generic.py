@@ -29,7 +29,8 @@ from textual.widgets.option_list import Option
 from engine import registry
 from engine.core import BASE_VIEW_KEYS, BaseView
 from tui.screens.realtime import RealtimeTable
-from tui.screens.table import TCSS_DIR, TableScreen
+from tui.screens.table import TableScreen
+from tui.styles import TCSS_DIR
 from tui.widgets.log import GameLog
 from tui.widgets.prompt import PromptLine
 from tui.widgets.scores import Scoreboard, ScoreLine

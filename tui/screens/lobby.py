@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import events, on
@@ -24,11 +24,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.discovery import ssh_command
 from net.text import clean_text
-from tui.screens.dialogs import AddressDialog, CreateDialog, NameDialog, NewTable
-from tui.screens.table import TCSS_DIR
+from tui.styles import TCSS_DIR
 from tui.widgets.wins import HostWins
+
+if TYPE_CHECKING:
+    from tui.screens.dialogs import NewTable
 
 MUTED = "$foreground-muted"
 """A host's second line (where it was found, its tables): the theme's text colour, partly
@@ -65,7 +66,11 @@ class HostEntry:
     @property
     def ssh_command(self) -> str | None:
         """What a friend with nothing installed types to play here (None: no SSH gateway)."""
-        return None if self.ssh_port is None else ssh_command(self.address, self.ssh_port)
+        if self.ssh_port is None:
+            return None
+        from net.discovery import ssh_command  # loads zeroconf: not before the lobby is drawn
+
+        return ssh_command(self.address, self.ssh_port)
 
 
 def seats_text(seats: Sequence[dict[str, Any]], width: int | None = None) -> str:
@@ -184,7 +189,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-title")
         with Horizontal(id="lobby-main"):
-            with Vertical(id="hosts-pane"):
+            with Vertical(id="hosts-pane", classes="-focused"):  # it gets the focus on mount
                 yield Static("Hosts", classes="pane-title")
                 yield OptionList(id="hosts")
             with Vertical(id="tables-pane"):
@@ -389,6 +394,8 @@ class LobbyScreen(Screen[None]):
         (self.query_one("#tables", DataTable) if hosts.has_focus else hosts).focus()
 
     def action_create(self) -> None:
+        from tui.screens.dialogs import CreateDialog  # the dialogs load when first opened
+
         def created(new_table: NewTable | None) -> None:
             if new_table is not None:
                 self.post_message(self.Create(new_table))
@@ -396,6 +403,8 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(CreateDialog(), created)
 
     def action_address(self) -> None:
+        from tui.screens.dialogs import AddressDialog
+
         def chosen(address: tuple[str, int] | None) -> None:
             if address is not None:
                 self.post_message(self.AddHost(*address))
@@ -403,6 +412,8 @@ class LobbyScreen(Screen[None]):
         self.app.push_screen(AddressDialog(), chosen)
 
     def action_rename(self) -> None:
+        from tui.screens.dialogs import NameDialog
+
         def named(name: str | None) -> None:
             if name:
                 self.set_player(name)

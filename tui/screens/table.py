@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePath
+from pathlib import PurePath
 from typing import Any, ClassVar, Generic, TypeVar
 
 from rich.text import Text
@@ -29,14 +29,12 @@ from textual.widgets import Footer, Static
 
 from engine import registry
 from engine.core import BaseView
+from tui.styles import TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
 from tui.widgets.connection import ConnectionLine
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look, read_full_look, read_look
 from tui.widgets.prompt import PromptLine
-
-TCSS_DIR = Path(__file__).resolve().parent.parent
-"""Where the ``.tcss`` style files live (``tui/``, shipped as package data)."""
 
 V = TypeVar("V", bound=BaseView)
 """The game's view type (:class:`engine.core.BaseView` or a game's own extension of it)."""

@@ -77,10 +77,26 @@ class CardArea(Widget):
     CardArea > .card--muted { color: $text-muted; }
     """
 
+    _card_look: tuple[object, Look] | None = None
+
     @property
     def card_look(self) -> Look:
-        """The card looks from the stylesheet (pass to :func:`card_lines` and friends)."""
-        return read_look(self, "card", CARD_LOOKS)
+        """The card looks from the stylesheet (pass to :func:`card_lines` and friends).
+
+        Read once and kept until the styles change (a theme, the stylesheet, a
+        background behind this widget): reading ten component styles again on
+        every redraw was a tenth of a key press's work.
+        """
+        behind = self.background_colors  # a look's colours are worked out against these
+        kept = self._card_look
+        if kept is None or kept[0] != behind:
+            kept = self._card_look = (behind, read_look(self, "card", CARD_LOOKS))
+        return kept[1]
+
+    def notify_style_update(self) -> None:
+        """The stylesheet or theme changed: read the looks again when next drawn."""
+        super().notify_style_update()
+        self._card_look = None
 
 
 def _fit(text: str) -> str:
