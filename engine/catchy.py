@@ -36,11 +36,12 @@ view under ``last_round`` until the next round ends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import (
     DECK_OPTION,
+    SHARED,
     Action,
     BaseView,
     Event,
@@ -57,9 +58,9 @@ from engine.core import (
     action_field,
     action_type,
     check_deck,
-    clone,
     deck_for_round,
     deck_orders,
+    quick_init,
     winners_by_score,
 )
 
@@ -69,6 +70,7 @@ JOKER = "JK"
 STARTING = "ST"
 PLAYABLE: tuple[str, ...] = (*(c + str(n) for c in COLOURS for n in NUMBERS), JOKER)
 ALL_CARDS: tuple[str, ...] = (*PLAYABLE, STARTING)
+_PLAYABLE_SET = frozenset(PLAYABLE)
 
 HAND_SIZE = 7
 COURSE_SIZE = 3
@@ -116,6 +118,11 @@ def colour(card: str) -> str | None:
     return None if card == JOKER else card[0]
 
 
+_COLOUR_OF: dict[str, str | None] = {card: colour(card) for card in ALL_CARDS}
+""":func:`colour` of every card, for the rules' inner loops (a lookup, not a call)."""
+_NUMBER_OF: dict[str, int] = {card: number(card) for card in PLAYABLE}
+
+
 def card_name(card: str) -> str:
     """A card's name for people: ``Red 3``, ``Joker``, ``Starting card``."""
     if card == JOKER:
@@ -125,8 +132,10 @@ def card_name(card: str) -> str:
     return f"{COLOURS[card[0]].capitalize()} {card[1]}"
 
 
-def sort_key(card: str) -> tuple[int, int]:
-    """Hand order: by colour (red, green, blue), then number; the Joker last."""
+_NAMES: dict[str, str] = {card: card_name(card) for card in ALL_CARDS}
+
+
+def _sort_key(card: str) -> tuple[int, int]:
     if card not in PLAYABLE:
         return (9, 0)
     if card == JOKER:
@@ -134,6 +143,18 @@ def sort_key(card: str) -> tuple[int, int]:
     return (list(COLOURS).index(card[0]), int(card[1]))
 
 
+_SORT_KEYS: dict[str, tuple[int, int]] = {card: _sort_key(card) for card in ALL_CARDS}
+_sort_key_of = _SORT_KEYS.__getitem__
+"""The sort key of a card the state holds (a lookup: sorting hands is frequent)."""
+
+
+def sort_key(card: str) -> tuple[int, int]:
+    """Hand order: by colour (red, green, blue), then number; the Joker last."""
+    key = _SORT_KEYS.get(card)
+    return _sort_key(card) if key is None else key
+
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TrickResult:
     """How a trick resolves: who won, whether the cat flipped, where it went."""
@@ -154,14 +175,15 @@ def resolve_trick(leader: Seat, led: str, followed: str, side: str) -> TrickResu
     Pure and independent of any state, so bots and the UI can ask "what if".
     """
     follower = 1 - leader
-    flipped = number(led) % 2 == 1 and number(followed) % 2 == 1
+    led_number, followed_number = _NUMBER_OF[led], _NUMBER_OF[followed]
+    flipped = led_number % 2 == 1 and followed_number % 2 == 1
     new_side = (BLUE if side == RED else RED) if flipped else side
     has_joker = JOKER in (led, followed)
-    if has_joker and number(led) == number(followed):
+    if has_joker and led_number == followed_number:
         # The Joker with a 3: the cat flips but does not move; the leader leads again.
         return TrickResult(None, flipped, new_side, None, leader, True)
-    if has_joker or colour(led) == colour(followed):
-        winner = leader if number(led) > number(followed) else follower
+    if has_joker or _COLOUR_OF[led] == _COLOUR_OF[followed]:
+        winner = leader if led_number > followed_number else follower
     else:
         winner = leader
     toward = winner if new_side == RED else 1 - winner
@@ -177,6 +199,35 @@ def follow_problem(hand: list[str], led: str, card: str) -> str | None:
         joker = " (or play the Joker)" if JOKER in hand else ""
         return f"You must follow {COLOURS[led_colour]}{joker}"
     return None
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A finished trick, as the state keeps it (public). Never changed once played,
+    so copies of the state share it."""
+
+    leader: Seat
+    cards: tuple[str, str]
+    """The led card, then the reply."""
+    winner: Seat | None
+    flipped: bool
+    toward: Seat | None
+    position: int
+    """Where the cat is after the trick."""
+    side: str
+
+    def to_data(self) -> dict[str, Any]:
+        """The trick as views carry it."""
+        return {
+            "leader": self.leader,
+            "cards": [*self.cards],
+            "winner": self.winner,
+            "flipped": self.flipped,
+            "toward": self.toward,
+            "position": self.position,
+            "side": self.side,
+        }
 
 
 @dataclass(slots=True, kw_only=True)
@@ -197,10 +248,11 @@ class CatchyState(GameState):
     cat: int = 0
     side: str = RED
     trick: list[str]
-    tricks: list[dict[str, Any]]
+    tricks: list[Trick]
     """This round's finished tricks (public): leader, cards, winner, flip, move."""
     scores: list[int]
-    last_round: dict[str, Any] | None = None
+    last_round: dict[str, Any] | None = field(default=None, metadata=SHARED)
+    """The previous round's summary: replaced each round, never changed (copies share it)."""
     winners: list[Seat] | None = None
 
 
@@ -221,6 +273,18 @@ class CatchyView(BaseView):
     target: int
     last_round: dict[str, Any] | None
     unplayable: dict[str, str]
+
+
+def _round_copy(summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A copy of a ``last_round`` summary for a view (its lists copied, the rest is numbers)."""
+    if summary is None:
+        return None
+    return {
+        **summary,
+        "course": [*summary["course"]],
+        "points": [*summary["points"]],
+        "scores": [*summary["scores"]],
+    }
 
 
 class Catchy(Game[CatchyState]):
@@ -336,7 +400,7 @@ class Catchy(Game[CatchyState]):
         if state.phase == "swap":
             raise IllegalAction("Swap the Starting card for a course card first")
         card = action_field(action, "card", str)
-        if card not in PLAYABLE:
+        if card not in _PLAYABLE_SET:
             raise InvalidAction(f"{card!r} is not a Catchy! card")
         hand = state.hands[seat]
         if card not in hand:
@@ -349,7 +413,7 @@ class Catchy(Game[CatchyState]):
         state.trick.append(card)
         verb = "leads" if len(state.trick) == 1 else "follows with"
         state.record(
-            events, "play", f"{state.name(seat)} {verb} {card_name(card)}.", seat=seat, card=card
+            events, "play", f"{state.players[seat]} {verb} {_NAMES[card]}.", seat=seat, card=card
         )
         if len(state.trick) == 1:
             state.turn = 1 - seat
@@ -363,15 +427,15 @@ class Catchy(Game[CatchyState]):
         if result.toward is not None:
             state.cat += -1 if result.toward == 0 else 1
         state.tricks.append(
-            {
-                "leader": state.leader,
-                "cards": [led, followed],
-                "winner": result.winner,
-                "flipped": result.flipped,
-                "toward": result.toward,
-                "position": state.cat,
-                "side": state.side,
-            }
+            Trick(
+                leader=state.leader,
+                cards=(led, followed),
+                winner=result.winner,
+                flipped=result.flipped,
+                toward=result.toward,
+                position=state.cat,
+                side=state.side,
+            )
         )
         state.record(
             events,
@@ -474,13 +538,12 @@ class Catchy(Game[CatchyState]):
             return []
         if state.phase == "swap":
             return [{"type": "swap", "course": index} for index in range(COURSE_SIZE)]
-        hand = state.hands[seat]
-        led = state.trick[0] if state.trick else None
-        return [
-            {"type": "play", "card": card}
-            for card in sorted(hand, key=sort_key)
-            if led is None or follow_problem(hand, led, card) is None
-        ]
+        hand = sorted(state.hands[seat], key=_sort_key_of)
+        led_colour = _COLOUR_OF[state.trick[0]] if state.trick else None
+        if led_colour is not None and led_colour in map(_COLOUR_OF.__getitem__, hand):
+            # Must follow (the Joker may always be played): what follow_problem says.
+            hand = [card for card in hand if card == JOKER or _COLOUR_OF[card] == led_colour]
+        return [{"type": "play", "card": card} for card in hand]
 
     def outcome(self, state: CatchyState) -> Outcome | None:
         if state.winners is None:
@@ -491,7 +554,7 @@ class Catchy(Game[CatchyState]):
         return state.phase
 
     def scores(self, state: CatchyState) -> list[int]:
-        return list(state.scores)
+        return [*state.scores]
 
     def hidden(self, state: CatchyState, seat: Seat | None) -> dict[str, str]:
         """The other hand and the face-down course.
@@ -524,24 +587,25 @@ class Catchy(Game[CatchyState]):
         led = state.trick[0] if state.trick else None
         unplayable: dict[str, str] = {}
         if own is not None and seat == state.turn and state.phase == "play" and led is not None:
-            for card in own:
-                problem = follow_problem(own, led, card)
-                if problem is not None:
-                    unplayable[card] = problem
+            led_colour = _COLOUR_OF[led]
+            off = [card for card in own if card != JOKER and _COLOUR_OF[card] != led_colour]
+            problem = follow_problem(own, led, off[0]) if off and led_colour else None
+            if problem is not None:  # the same reason for every card off the led colour
+                unplayable = dict.fromkeys(off, problem)
         return {
             "round": state.round,
             "turn": None if state.phase in ("over", "between") else state.turn,
             "leader": state.leader,
             "starter": state.starter,
-            "hand": None if own is None else sorted(own, key=sort_key),
+            "hand": None if own is None else sorted(own, key=_sort_key_of),
             "hand_counts": [len(hand) for hand in state.hands],
             "course": [card if card == STARTING else "?" for card in state.course],
             "cat": {"position": state.cat, "side": state.side, "arms": state.options["arms"]},
-            "trick": list(state.trick),
-            "tricks": clone(state.tricks),
+            "trick": [*state.trick],
+            "tricks": [trick.to_data() for trick in state.tricks],
             "tricks_per_round": TRICKS_PER_ROUND,
             "target": state.options["target"],
-            "last_round": clone(state.last_round),
+            "last_round": _round_copy(state.last_round),
             "unplayable": unplayable,
         }
 

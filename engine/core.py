@@ -110,6 +110,7 @@ class InvalidOptions(ValueError):
 
 
 _MASK64 = (1 << 64) - 1
+_2_64 = 1 << 64
 
 
 @dataclass(slots=True)
@@ -140,9 +141,13 @@ class Rng:
         """A uniform integer in ``range(n)`` (rejection sampling: no modulo bias)."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _2_64 - (_2_64 % n)
         while True:
-            value = self.next_u64()
+            # next_u64(), inlined: shuffles and bots draw a lot.
+            z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            value = z ^ (z >> 31)
             if value < limit:
                 return value % n
 
@@ -151,19 +156,76 @@ class Rng:
         return (self.next_u64() >> 11) / float(1 << 53)
 
     def shuffle(self, items: list[Any]) -> None:
-        """Shuffle ``items`` in place (Fisher-Yates)."""
+        """Shuffle ``items`` in place (Fisher-Yates): ``j = below(i + 1)`` for each ``i``
+        from the last down, :meth:`below` inlined (every deal shuffles a deck)."""
+        z = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            limit = _2_64 - (_2_64 % (i + 1))
+            while True:
+                z = state = (z + 0x9E3779B97F4A7C15) & _MASK64
+                z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+                value = z ^ (z >> 31)
+                z = state
+                if value < limit:
+                    break
+            j = value % (i + 1)
             items[i], items[j] = items[j], items[i]
+        self.state = z
 
     def choice(self, items: Sequence[Any]) -> Any:
         """One element of a non-empty sequence."""
         return items[self.below(len(items))]
 
 
+# --------------------------------------------------------------------------- records
+
+
+C = TypeVar("C", bound=type)
+
+
+def quick_init(cls: C) -> C:
+    """Give a frozen, slotted dataclass a faster ``__init__`` with the same signature.
+
+    The ``__init__`` that :mod:`dataclasses` writes for a frozen class sets
+    each field through ``object.__setattr__`` (plain assignment is refused);
+    this one calls the slots' own descriptors, about 40% faster. Worth it for
+    the records made on every action (events, tricks). Apply it above
+    ``@dataclass(frozen=True, slots=True)``.
+    """
+    fields = dataclasses.fields(cls)
+    if hasattr(cls, "__post_init__") or not all(spec.init for spec in fields):
+        raise TypeError(f"quick_init does not handle {cls.__name__}'s fields")
+    namespace: dict[str, Any] = {"missing": dataclasses.MISSING}
+    positional: list[str] = []
+    keywords: list[str] = []
+    body: list[str] = []
+    for spec in fields:
+        name = spec.name
+        parameter = name
+        if spec.default is not dataclasses.MISSING:
+            namespace[f"default_{name}"] = spec.default
+            parameter = f"{name}=default_{name}"
+        elif spec.default_factory is not dataclasses.MISSING:
+            namespace[f"factory_{name}"] = spec.default_factory
+            parameter = f"{name}=missing"
+            body.append(f"    if {name} is missing: {name} = factory_{name}()")
+        (keywords if spec.kw_only else positional).append(parameter)
+        namespace[f"set_{name}"] = cls.__dict__[name].__set__
+        body.append(f"    set_{name}(self, {name})")
+    parameters = ", ".join(["self", *positional, *(["*", *keywords] if keywords else [])])
+    source = "\n".join([f"def __init__({parameters}):", *body])
+    exec(source, namespace)  # the source is built above from the field names
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    cls.__init__ = init  # type: ignore[misc]
+    return cls
+
+
 # --------------------------------------------------------------------------- events and outcome
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened, with a sentence for people and data for programs.
@@ -251,6 +313,16 @@ def winners_by_score(scores: Sequence[int]) -> tuple[Seat, ...]:
 # --------------------------------------------------------------------------- state
 
 
+SHARED: Mapping[str, Any] = types.MappingProxyType({"clowder.shared": True})
+"""Field metadata (``field(metadata=SHARED)``): copies of a state share the field's value.
+
+For fields that are set and later *replaced*, never changed in place: the
+players and options (set up once), a finished round's summary. :func:`clone`
+then copies a state without walking them. Changing such a value in place
+would change every earlier state too; ``tests/engine/test_copies.py`` plays
+every game and checks that no state changes after it was made."""
+
+
 @dataclass(slots=True)
 class GameState:
     """Fields every game's state has. Games subclass it with their own fields.
@@ -258,10 +330,15 @@ class GameState:
     Every field must be plain data (int, float, str, bool, None, lists, dicts
     with string keys, nested dataclasses) so that :func:`dump` and
     :func:`load` can convert it and :func:`clone` can copy it quickly.
+    :func:`clone` copies a state by its fields' declared types (``list[str]``:
+    one slice; a frozen dataclass or a tuple of them: shared), so declare
+    them exactly; ``Any`` is walked generically. A field that is only ever
+    replaced, never changed in place, may be marked :data:`SHARED`.
     """
 
-    players: list[str]
-    options: dict[str, Any]
+    players: list[str] = field(metadata=SHARED)
+    options: dict[str, Any] = field(metadata=SHARED)
+    """The parsed table options: never changed after setup."""
     rng: Rng
     log: list[Event] = field(default_factory=list)
 
@@ -279,15 +356,30 @@ class GameState:
         """Create an event, add it to this apply's ``events`` and to the log."""
         event = Event(kind, text, data, None if seats is None else tuple(seats))
         events.append(event)
-        self.log.append(event)
-        if len(self.log) > LOG_LIMIT:
-            del self.log[: len(self.log) - LOG_LIMIT]
+        log = self.log
+        log.append(event)
+        if len(log) > LOG_LIMIT:
+            del log[: len(log) - LOG_LIMIT]
         return event
 
     def log_view(self, seat: Seat | None) -> list[str]:
         """The newest log lines ``seat`` may see."""
-        lines = [event.text for event in self.log if event.visible_to(seat)]
-        return lines[-LOG_VIEW_LIMIT:]
+        # The newest entries hold the view's lines: most entries are public, so a
+        # tail a little longer than the view usually fills it; otherwise walk back.
+        # (``None in seats`` is false: a spectator sees public entries only.)
+        log = self.log
+        tail = log[-(LOG_VIEW_LIMIT + LOG_VIEW_LIMIT // 5) :]
+        lines = [event.text for event in tail if event.seats is None or seat in event.seats]
+        if len(lines) >= LOG_VIEW_LIMIT or len(tail) == len(log):
+            return lines[-LOG_VIEW_LIMIT:]
+        lines = []
+        for event in reversed(log):
+            if event.seats is None or seat in event.seats:
+                lines.append(event.text)
+                if len(lines) == LOG_VIEW_LIMIT:
+                    break
+        lines.reverse()
+        return lines
 
 
 S = TypeVar("S", bound=GameState)
@@ -306,23 +398,205 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
+# --------------------------------------------------------------------------- copies
+
+_SHARED: set[type] = {str, int, float, bool, complex, bytes, type(None), tuple, frozenset}
+"""Types whose values :func:`clone` shares instead of copying: nothing can change them.
+Frozen dataclasses (events) join the first time one is met; so do other types that
+:func:`clone` does not know how to copy (as before: it copies lists, dicts, sets and
+non-frozen dataclasses only)."""
+
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+"""Each non-frozen dataclass's copier, compiled from its fields' types on first use."""
+
+
 def clone(value: T) -> T:
     """A deep copy of plain state data, much faster than :func:`copy.deepcopy`.
 
-    Frozen dataclasses (events) are shared, never copied: nothing mutates them.
+    Lists, dicts, sets and non-frozen dataclasses are copied; everything else
+    is shared (strings, numbers, tuples, frozen dataclasses such as events:
+    nothing changes them). A dataclass is copied by a function compiled once
+    from its fields' declared types (:func:`_compile_copier`): a ``list[str]``
+    field is one slice, a ``list[Event]`` log one slice too, and only fields
+    typed ``Any`` (or a dataclass) go through this generic walk.
     """
     kind = type(value)
     if kind is list:
-        return [clone(item) for item in value]  # type: ignore[attr-defined, return-value]
+        return [item if type(item) in _SHARED else clone(item) for item in value]  # type: ignore[attr-defined, return-value]
     if kind is dict:
-        return {key: clone(item) for key, item in value.items()}  # type: ignore[attr-defined, return-value]
+        return {
+            key: item if type(item) in _SHARED else clone(item)
+            for key, item in value.items()  # type: ignore[attr-defined]
+        }  # type: ignore[return-value]
+    if kind in _SHARED:
+        return value
+    copier = _COPIERS.get(kind)
+    if copier is None:
+        copier = _copier(kind)
+    result: T = copier(value)
+    return result
+
+
+def _copier(kind: type) -> Callable[[Any], Any]:
+    """How :func:`clone` copies values of ``kind`` (compiled and remembered on first use)."""
     params = getattr(kind, "__dataclass_params__", None)
     if params is not None and not params.frozen:
-        copy = object.__new__(kind)
-        for name in _field_names(kind):
-            object.__setattr__(copy, name, clone(getattr(value, name)))
-        return copy
+        copier = _compile_copier(kind)
+    elif kind is set:
+        copier = _copy_set
+    else:
+        _SHARED.add(kind)
+        return _share
+    _COPIERS[kind] = copier
+    return copier
+
+
+def _share(value: T) -> T:
     return value
+
+
+def _copy_set(value: set[Any]) -> set[Any]:
+    return {item if type(item) in _SHARED else clone(item) for item in value}
+
+
+_IMMUTABLE_HINTS: frozenset[Any] = frozenset(
+    {str, int, float, bool, complex, bytes, type(None), None}
+)
+
+
+def _immutable(hint: Any) -> bool:
+    """Whether a value of the declared type ``hint`` can never change (so copies share it)."""
+    if hint in _IMMUTABLE_HINTS:
+        return True
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return True
+    if origin is typing.Annotated:
+        return _immutable(typing.get_args(hint)[0])
+    if origin in (types.UnionType, typing.Union, tuple, frozenset):
+        args = [arg for arg in typing.get_args(hint) if arg is not Ellipsis]
+        return bool(args) and all(_immutable(arg) for arg in args)
+    if isinstance(hint, type):
+        params = getattr(hint, "__dataclass_params__", None)
+        return params is not None and bool(params.frozen)
+    return False
+
+
+class _CopierSource:
+    """The names a compiled copier's source uses: fresh variables and constants."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.namespace: dict[str, Any] = {
+            "new": object.__new__,
+            "clone": clone,
+            "shared": _SHARED,
+            "setattr_": object.__setattr__,
+        }
+
+    def fresh(self) -> str:
+        self.count += 1
+        return f"v{self.count}"
+
+    def constant(self, value: Any) -> str:
+        name = f"c{self.count}"
+        self.count += 1
+        self.namespace[name] = value
+        return name
+
+
+_COMPILING: set[type] = set()
+"""Dataclasses whose copier is being compiled (a field of their own type uses clone())."""
+
+
+def _copy_expression(hint: Any, source: str, names: _CopierSource) -> str:
+    """Python source that copies ``source``, a value declared as ``hint``.
+
+    ``names`` supplies fresh variable names and holds the constants used.
+    Anything the declared type does not pin down (``Any``, a union of several
+    kinds) goes through :func:`clone`; so does a dataclass field whose value
+    is not of exactly the declared class.
+    """
+    if _immutable(hint):
+        return source
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is typing.Annotated:
+        return _copy_expression(args[0], source, names)
+    if origin in (types.UnionType, typing.Union):
+        options = [arg for arg in args if arg is not type(None)]
+        if len(options) == 1:
+            inner = _copy_expression(options[0], source, names)
+            return f"(None if {source} is None else {inner})"
+        return f"clone({source})"
+    if hint is list or origin is list:
+        item = args[0] if args else Any
+        if _immutable(item):
+            return f"{source}[:]"
+        name = names.fresh()
+        return f"[{_copy_item(item, name, names)} for {name} in {source}]"
+    if origin is tuple:  # holding something changeable (else it is immutable)
+        item = args[0] if len(args) == 2 and args[1] is Ellipsis else Any
+        name = names.fresh()
+        return f"tuple([{_copy_item(item, name, names)} for {name} in {source}])"
+    if hint is dict or origin in (dict, Mapping, typing.Mapping):
+        item = args[1] if len(args) == 2 else Any
+        if _immutable(item):
+            return f"{source}.copy()"
+        key, name = names.fresh(), names.fresh()
+        return f"{{{key}: {_copy_item(item, name, names)} for {key}, {name} in {source}.items()}}"
+    params = getattr(hint, "__dataclass_params__", None)
+    if isinstance(hint, type) and params is not None and hint not in _COMPILING:
+        copier = _COPIERS.get(hint) or _copier(hint)
+        value, call, kind = names.fresh(), names.constant(copier), names.constant(hint)
+        return f"({call}({value}) if type({value} := {source}) is {kind} else clone({value}))"
+    return f"clone({source})"
+
+
+def _copy_item(hint: Any, name: str, names: _CopierSource) -> str:
+    """Like :func:`_copy_expression` for a plain variable: ``Any`` items are shared inline
+    when their type is one :func:`clone` shares, saving a call per string or number."""
+    expression = _copy_expression(hint, name, names)
+    if expression == f"clone({name})":
+        return f"({name} if type({name}) in shared else clone({name}))"
+    return expression
+
+
+def _compile_copier(cls: type) -> Callable[[Any], Any]:
+    """A function copying instances of the non-frozen dataclass ``cls``, field by field.
+
+    Built from the fields' declared types (mypy holds the engine's states to
+    them): immutable fields are shared, ``list[str]`` is sliced, nested
+    containers and dataclasses are copied to the depth their types say, and
+    fields marked :data:`SHARED` are shared. A class whose hints cannot be
+    resolved is copied with :func:`clone` field by field.
+    """
+    try:
+        hints = typing.get_type_hints(cls, include_extras=True)
+    except (NameError, TypeError):
+        hints = {}
+    names = _CopierSource()
+    custom_setattr = cls.__setattr__ is not object.__setattr__  # type: ignore[comparison-overlap]
+    lines = ["def copy(value):", f"    new_value = new({names.constant(cls)})"]
+    _COMPILING.add(cls)
+    try:
+        for spec in dataclasses.fields(cls):
+            name = spec.name
+            if spec.metadata.get("clowder.shared"):
+                expression = f"value.{name}"  # replaced, never changed in place: see SHARED
+            else:
+                expression = _copy_expression(hints.get(name, Any), f"value.{name}", names)
+            if custom_setattr:
+                lines.append(f"    setattr_(new_value, {name!r}, {expression})")
+            else:
+                lines.append(f"    new_value.{name} = {expression}")
+    finally:
+        _COMPILING.discard(cls)
+    lines.append("    return new_value")
+    exec("\n".join(lines), names.namespace)  # the source is built above from field names
+    copier: Callable[[Any], Any] = names.namespace["copy"]
+    copier.__qualname__ = f"copy_{cls.__name__}"
+    return copier
 
 
 def dump(value: Any) -> Any:
@@ -570,10 +844,11 @@ def deck_for_round(option: Any, round_number: int) -> list[Any] | None:
 
 def action_type(action: Any, allowed: Iterable[str]) -> str:
     """The ``type`` of ``action``, checked against the types legal in this game."""
-    if not isinstance(action, Mapping):
+    if type(action) is not dict and not isinstance(action, Mapping):
         raise InvalidAction("An action is a map with a 'type' field")
     kind = action.get("type")
-    allowed = list(allowed)
+    if type(allowed) is not tuple:
+        allowed = list(allowed)
     if kind not in allowed:
         raise InvalidAction(f"Unknown action {kind!r}; this game has {', '.join(allowed)}")
     return str(kind)
@@ -655,7 +930,7 @@ class Game(ABC, Generic[S]):
         self._check_seat(state, seat)
         if self.outcome(state) is not None:
             raise GameOver("The game is over")
-        if not isinstance(action, Mapping):
+        if type(action) is not dict and not isinstance(action, Mapping):
             raise InvalidAction("An action is a map with a 'type' field")
         new = clone(state)
         events: list[Event] = []
@@ -676,28 +951,36 @@ class Game(ABC, Generic[S]):
         """When :meth:`tick` next has something to do (host seconds), or ``None``."""
         return None
 
-    def view(self, state: S, seat: Seat | None) -> dict[str, Any]:
+    def view(
+        self, state: S, seat: Seat | None, *, legal: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator), msgpack-ready.
 
         The common keys (:class:`BaseView`) are built here; the game adds its
-        own with :meth:`_view`, which may not override them.
+        own with :meth:`_view`, which may not override them. ``legal`` is
+        ``legal_actions(state, seat)`` when the caller has just asked for it
+        (the view takes that list as it is), so it is not worked out twice.
         """
         outcome = self.outcome(state)
+        if seat is None or outcome is not None:
+            legal = []
+        elif legal is None:
+            legal = self.legal_actions(state, seat)
         common: BaseView = {
             "game": self.name,
             "seat": seat,
-            "players": list(state.players),
+            "players": [*state.players],
             "phase": "over" if outcome is not None else self.phase(state),
-            "legal": [] if seat is None or outcome is not None else self.legal_actions(state, seat),
+            "legal": legal,
             "log": state.log_view(seat),
-            "scores": list(self.scores(state)),
+            "scores": [*self.scores(state)],
             "outcome": None if outcome is None else outcome.to_data(),
             "reveal": self.reveal(state) if outcome is None else None,
         }
         own = self._view(state, seat)
-        clash = BASE_VIEW_KEYS.intersection(own)
-        if clash:
-            raise TypeError(f"{self.name}._view sets common view keys: {sorted(clash)}")
+        if not BASE_VIEW_KEYS.isdisjoint(own):
+            clash = sorted(BASE_VIEW_KEYS.intersection(own))
+            raise TypeError(f"{self.name}._view sets common view keys: {clash}")
         view: dict[str, Any] = {**common, **own}
         return view
 
@@ -798,7 +1081,7 @@ class Game(ABC, Generic[S]):
         """Change ``state`` (a private copy) for the timers due at ``now``."""
 
     def _check_seat(self, state: S, seat: Seat) -> None:
-        valid = isinstance(seat, int) and not isinstance(seat, bool)
+        valid = type(seat) is int or (isinstance(seat, int) and not isinstance(seat, bool))
         if not valid or not 0 <= seat < len(state.players):
             raise InvalidAction(f"There is no seat {seat!r} at this table")
 

@@ -76,14 +76,13 @@ from engine.kiitos_table import (
     END,
     SIDES,
     START,
-    candidates,
     extensions,
     fits,
     full_deck,
     letters,
     number,
+    picks,
     place,
-    spread,
     table_string,
     take,
 )
@@ -876,15 +875,17 @@ class Kiitos(Game[KiitosState]):
         salt = len(state.deck) * 131 + len(state.table) * 17 + state.round * 7 + seat
         actions: list[dict[str, Any]] = []
         sides = (END, START) if super_kiitos and part else (END,)
-        for letter in sorted(set(letters(state.hands[seat]))):
+        refused = state.refused
+        for letter in sorted({card[0] for card in state.hands[seat]}):
             for side in sides:
                 grown = place(part, letter, side)
-                found = [
-                    word
-                    for word in spread(candidates(words, grown, super_kiitos), 12, salt)
-                    if len(word) >= shortest and word != grown and word not in state.refused
-                ]
-                for word in found[:LEGAL_WORDS]:
+                found: list[str] = []
+                for word in picks(words, grown, super_kiitos, 12, salt):
+                    if len(word) >= shortest and word != grown and word not in refused:
+                        found.append(word)
+                        if len(found) == LEGAL_WORDS:
+                            break
+                for word in found:
                     if part:
                         actions.append(
                             {"type": "say", "word": word, "letter": letter, "side": side}

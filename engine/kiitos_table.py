@@ -13,7 +13,7 @@ added at either end.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from engine.kiitos_words import WordList
 
@@ -122,8 +122,32 @@ def candidates(words: WordList, part: str, super_kiitos: bool) -> list[str]:
 
 def spread(items: list[str], count: int, salt: int) -> list[str]:
     """Up to ``count`` items picked deterministically from ``items``, spread by ``salt``."""
-    if len(items) <= count:
-        return list(items)
-    step = len(items) // count
-    start = (salt * 2654435761) % len(items)
-    return [items[(start + i * step) % len(items)] for i in range(count)]
+    return list(_picks(items, 0, len(items), count, salt))
+
+
+def _picks(items: list[str], start: int, end: int, count: int, salt: int) -> Iterator[str]:
+    """:func:`spread` over ``items[start:end]``, one at a time, without copying that slice."""
+    size = end - start
+    if size <= count:
+        yield from items[start:end]
+        return
+    step = size // count
+    first = (salt * 2654435761) % size
+    for i in range(count):
+        yield items[start + (first + i * step) % size]
+
+
+def picks(words: WordList, part: str, super_kiitos: bool, count: int, salt: int) -> Iterator[str]:
+    """``spread(candidates(words, part, super_kiitos), count, salt)``'s words, one at a time
+    (a caller that needs only the first few that suit it stops there), and without
+    copying every word with the prefix (thousands for one letter) to pick a few."""
+    if super_kiitos:
+        found = words.containing(part)
+        return _picks(found, 0, len(found), count, salt)
+    start, end = words.prefix_range(part)
+    return _picks(words.words, start, end, count, salt)
+
+
+def sample(words: WordList, part: str, super_kiitos: bool, count: int, salt: int) -> list[str]:
+    """:func:`picks` as a list: ``spread(candidates(words, part, super_kiitos), count, salt)``."""
+    return list(picks(words, part, super_kiitos, count, salt))

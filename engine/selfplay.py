@@ -108,11 +108,12 @@ def run_game(
     now = 0.0
     actions = ticks = 0
     entries: list[tuple[Seat | None, Action | None, float]] = []
+    outcome_of, deadline_of, apply = game.outcome, game.deadline, game.apply
     for _ in range(max_steps):
-        outcome = game.outcome(state)
+        outcome = outcome_of(state)
         if outcome is not None:
             return Playout(state, outcome, actions, ticks, entries)
-        deadline = game.deadline(state)
+        deadline = deadline_of(state)
         if deadline is not None and now >= deadline:
             state, _ = game.tick(state, now)
             ticks += 1
@@ -130,7 +131,7 @@ def run_game(
             continue
         seat, action = chosen
         try:
-            state, _ = game.apply(state, seat, action, now)
+            state, _ = apply(state, seat, action, now)
         except IllegalAction as error:
             raise BotMistakeError(
                 f"{game.title}: bot {bot_names[seat]!r} at seat {seat} chose "
@@ -154,12 +155,14 @@ def _first_choice(
     reproducible. ``legal_actions`` is asked before building a view so that
     seats with nothing to do cost little; the bot itself sees only the view.
     """
-    ready = [seat for seat in range(len(bots)) if game.legal_actions(state, seat)]
+    legal_actions = game.legal_actions
+    legal = [legal_actions(state, seat) for seat in range(len(bots))]
+    ready = [seat for seat, actions in enumerate(legal) if actions]
     if len(ready) > 1:
         start = order.below(len(ready))
         ready = ready[start:] + ready[:start]
     for seat in ready:
-        action = bots[seat].choose(game.view(state, seat))
+        action = bots[seat].choose(game.view(state, seat, legal=legal[seat]))
         if action is not None:
             return seat, action
     return None

@@ -24,7 +24,7 @@ from typing import Any
 
 from engine.core import Rng
 from engine.kiitos import CHECK_STRICT, MAX_WORD_LENGTH
-from engine.kiitos_table import LETTER_COUNTS, START, candidates, place, spread
+from engine.kiitos_table import LETTER_COUNTS, START, place, sample
 from engine.kiitos_words import WordList, dictionary
 
 SAMPLE = 120
@@ -140,7 +140,7 @@ class KiitosBot:
             rest[letter] -= 1
             for side in sides:
                 grown = place(table, letter, side)
-                for word in spread(self._fitting(words, table, grown, super_kiitos), SAMPLE, salt):
+                for word in sample(words, grown, super_kiitos, SAMPLE, salt):
                     if not shortest <= len(word) <= longest or word == grown or word in refused:
                         continue
                     value = self._value(view, word, grown, rest, odds, super_kiitos)
@@ -150,14 +150,6 @@ class KiitosBot:
                             action = {"type": "lead", "word": word, "letter": letter}
                         best = (value, action)
         return None if best is None else best[1]
-
-    @staticmethod
-    def _fitting(words: WordList, table: str, grown: str, super_kiitos: bool) -> list[str]:
-        """The words ``grown`` fits. Under Super-Kiitos one search for the table's letters
-        (remembered by the word list) serves every letter and side."""
-        if super_kiitos and len(table) >= 2:
-            return [word for word in words.containing(table) if grown in word]
-        return candidates(words, grown, super_kiitos)
 
     def _odds(self, view: dict[str, Any]) -> dict[str, float]:
         """For each letter, the chance that a given other player holds at least one."""

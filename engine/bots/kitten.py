@@ -112,6 +112,11 @@ class Belief:
 
     Each sample also keeps what every other player's hand adds to each thing
     (:attr:`adds`), so a bid can be judged by how the others would see it.
+
+    The sampling works on packed counts (:data:`_PACKS`): one integer per card
+    holds its count of every thing, whether it is Can't See Me or Double
+    Trouble, and which things Go Fish would take from it, each in a lane of
+    :data:`_LANE` bits. So a hand's counts are one ``sum()`` of integers.
     """
 
     def __init__(self, view: dict[str, Any], rng: Rng, samples: int) -> None:
@@ -136,7 +141,7 @@ class Belief:
                 facts.setdefault(entry["target"], []).append(
                     (_THING_INDEX[entry["thing"]], 0, True)
                 )
-        pool = [code for code, count in unseen.items() for _ in range(max(count, 0))]
+        pool = [_PACKS[code] for code, count in unseen.items() for _ in range(max(count, 0))]
         others = [
             (other, counts[other] - len(known.get(other, [])))
             for other in range(len(counts))
@@ -146,42 +151,68 @@ class Belief:
         for bid in view["bids"]:
             if bid["seat"] != seat:
                 bids_by.setdefault(bid["seat"], []).append(bid)
-        mine = [count_hand(self.hand, thing).adds for thing in THINGS]
+        mine = _adds(sum(map(_PACKS.__getitem__, self.hand)))
         self.totals: list[list[int]]
         self.weights: list[float] = []
-        self.adds: dict[int, list[list[int]]] = {other: [] for other, _ in others}
+        self._adds: dict[int, list[int]] = {other: [] for other, _ in others}
+        """Per other player and sample, their hand's packed contribution."""
         needed = min(sum(max(free, 0) for _, free in others) + 1, len(pool))
         samples = min(samples, max(MIN_SAMPLES, SAMPLED_CARDS // max(needed, 1)))
-        rows: list[list[int]] = []
+        # Per other player: the packed cards known to be in their hand, where their hand
+        # is in each deal, how likely their bids are for given counts (remembered: hands
+        # repeat), their Go Fish facts, and where their samples' counts go.
+        players: list[_Other] = []
+        position = 0
+        for other, size in others:
+            base = sum(map(_PACKS.__getitem__, known.get(other, [])))
+            bids = bids_by.get(other)
+            likely: tuple[dict[int, float], list[dict[str, Any]]] | None = (
+                ({}, bids) if bids else None
+            )
+            end = position + max(size, 0)
+            players.append((base, position, end, likely, facts.get(other), self._adds[other]))
+            position = end
+        rows: list[int] = []
         # The bot's own generator seeds a stdlib one: its C-backed sampling is twice as fast.
         shuffler = random.Random(rng.next_u64())
+        draw = shuffler.sample
+        skip = _PACKS[SKIP]
         for _ in range(samples):
-            drawn = shuffler.sample(pool, needed)
-            position = 0
+            drawn = draw(pool, needed)
             sums = mine
             weight = 1.0
-            for other, free in others:
-                cards = [*known.get(other, []), *drawn[position : position + max(free, 0)]]
-                position += max(free, 0)
-                adds = _hand_adds(cards)
-                sums = [a + b for a, b in zip(sums, adds, strict=True)]
-                bids = bids_by.get(other)
-                if bids:
-                    weight *= _bid_likelihood(adds, bids)
-                fish = facts.get(other)
+            for base, start, end, likely, fish, kept in players:
+                packed = base + sum(drawn[start:end])
+                adds = _adds(packed)
+                sums += adds
+                if likely is not None:
+                    seen, bids = likely
+                    chance = seen.get(adds)
+                    if chance is None:
+                        chance = seen[adds] = _bid_likelihood(_unpack(adds), bids)
+                    weight *= chance
                 if fish:
-                    weight *= _fish_likelihood(cards, fish)
-                self.adds[other].append(adds)
-            flip = drawn[position] if position < len(drawn) else SKIP
-            if flip == CANT_SEE_ME:
-                rows.append([0] * len(THINGS))
-            elif flip == DOUBLE_TROUBLE:
-                rows.append([2 * amount for amount in sums])
+                    weight *= _fish_likelihood(packed, fish)
+                kept.append(adds)
+            flip = drawn[position] if position < len(drawn) else skip
+            if flip & _HIDES_LANE:
+                rows.append(0)
+            elif flip & _DOUBLES_LANE:
+                rows.append(sums << 1)
             else:
-                rows.append([a + b for a, b in zip(sums, _VECTORS[flip], strict=True)])
+                rows.append(sums + (flip & _COUNTS))
             self.weights.append(weight)
-        self.totals = [list(column) for column in zip(*rows, strict=True)] or [[] for _ in THINGS]
+        self.totals = [[(row >> shift) & _MASK for row in rows] for shift in _SHIFTS]
         self.mass = sum(self.weights) or 1.0
+
+    @property
+    def adds(self) -> dict[int, list[list[int]]]:
+        """Per other player and sample, what their hand adds to each thing."""
+        return {other: [_unpack(adds) for adds in kept] for other, kept in self._adds.items()}
+
+    def adds_of(self, other: int, samples: int) -> list[list[int]]:
+        """:attr:`adds` of one player, for the first ``samples`` samples only."""
+        return [_unpack(adds) for adds in self._adds[other][:samples]]
 
     def at_least(self, thing: str, count: int) -> float:
         """P(total >= count) for ``thing``."""
@@ -200,6 +231,17 @@ class Belief:
         return sum(t * w for t, w in zip(totals, self.weights, strict=True)) / self.mass
 
 
+_Other = tuple[
+    int,
+    int,
+    int,
+    "tuple[dict[int, float], list[dict[str, Any]]] | None",
+    "list[tuple[int, int, bool]] | None",
+    list[int],
+]
+"""One other player in :class:`Belief`'s sampling (see there)."""
+
+
 def _note_fish(facts: dict[int, list[tuple[int, int, bool]]], entry: dict[str, Any]) -> None:
     """The public side of a Go Fish we were not part of: ``(thing, count, is_giver)`` facts."""
     thing = _THING_INDEX[entry["thing"]]
@@ -208,12 +250,13 @@ def _note_fish(facts: dict[int, list[tuple[int, int, bool]]], entry: dict[str, A
         facts.setdefault(entry["seat"], []).append((thing, entry["count"], False))
 
 
-def _fish_likelihood(cards: list[str], facts: list[tuple[int, int, bool]]) -> float:
-    """Down-weight a sampled hand for each Go Fish fact it contradicts: a giver still holding
-    a normal card of the thing, a taker holding fewer of them than were handed over."""
+def _fish_likelihood(packed: int, facts: list[tuple[int, int, bool]]) -> float:
+    """Down-weight a sampled hand (its packed cards) for each Go Fish fact it contradicts:
+    a giver still holding a normal card of the thing, a taker holding fewer of them than
+    were handed over."""
     weight = 1.0
     for thing, count, giver in facts:
-        showing = sum(1 for code in cards if thing in _MATCHES[code])
+        showing = (packed >> _MATCH_SHIFTS[thing]) & _MASK
         if (giver and showing) or (not giver and showing < count):
             weight *= FISH_MISMATCH
     return weight
@@ -233,22 +276,47 @@ def _bid_likelihood(adds: list[int], bids: list[dict[str, Any]]) -> float:
 _ODDS = [math.exp(BID_SHARPNESS * amount) for amount in range(BELIEF_CAP + 1)]
 
 
-def _hand_adds(cards: list[str]) -> list[int]:
-    """Each thing's contribution of a hand (Can't See Me and Double Trouble applied)."""
-    if not cards or CANT_SEE_ME in cards:
-        return [0] * len(THINGS)
-    sums = [sum(column) for column in zip(*map(_VECTORS.__getitem__, cards), strict=True)]
-    if DOUBLE_TROUBLE in cards:
-        factor = 2 ** cards.count(DOUBLE_TROUBLE)
-        return [amount * factor for amount in sums]
-    return sums
+_LANE = 16
+"""Bits per count in a packed card (:data:`_PACKS`); every count stays far below 2**16."""
+_MASK = (1 << _LANE) - 1
+_SHIFTS = tuple(_LANE * index for index in range(len(THINGS)))
+"""Lanes 0-5: the card's count of each thing (in :data:`THINGS` order)."""
+_COUNTS = (1 << (_LANE * len(THINGS))) - 1
+_HIDES_SHIFT = _LANE * len(THINGS)
+"""Lane 6: Can't See Me cards."""
+_DOUBLES_SHIFT = _HIDES_SHIFT + _LANE
+"""Lane 7: Double Trouble cards."""
+_HIDES_LANE = _MASK << _HIDES_SHIFT
+_DOUBLES_LANE = _MASK << _DOUBLES_SHIFT
+_MATCH_SHIFTS = tuple(_DOUBLES_SHIFT + _LANE * (1 + index) for index in range(len(THINGS)))
+"""Lanes 8-13: whether Go Fish for each thing would take the card (a normal card of it)."""
+
+
+def _pack(code: str) -> int:
+    """One card's counts, kind and Go Fish matches in one integer (see :data:`_LANE`)."""
+    packed = sum(value(code, thing) << shift for thing, shift in zip(THINGS, _SHIFTS, strict=True))
+    packed += (code == CANT_SEE_ME) << _HIDES_SHIFT
+    packed += (code == DOUBLE_TROUBLE) << _DOUBLES_SHIFT
+    for thing, shift in zip(THINGS, _MATCH_SHIFTS, strict=True):
+        packed += matches(code, thing) << shift
+    return packed
+
+
+def _adds(packed: int) -> int:
+    """A hand's packed counts from the sum of its packed cards: zero with Can't See Me,
+    doubled for each Double Trouble (each lane doubles: a shift of the whole integer)."""
+    if packed & _HIDES_LANE:
+        return 0
+    return (packed & _COUNTS) << ((packed >> _DOUBLES_SHIFT) & _MASK)
+
+
+def _unpack(packed: int) -> list[int]:
+    """Packed counts as a list, one per thing."""
+    return [(packed >> shift) & _MASK for shift in _SHIFTS]
 
 
 _VECTORS: dict[str, tuple[int, ...]] = {code: _vector(code) for code in set(deck("both"))}
-_MATCHES: dict[str, frozenset[int]] = {
-    code: frozenset(index for index, thing in enumerate(THINGS) if matches(code, thing))
-    for code in set(deck("both"))
-}
+_PACKS: dict[str, int] = {code: _pack(code) for code in set(deck("both"))}
 
 
 def _deck_means(deck_set: str) -> list[float]:
@@ -410,7 +478,7 @@ class Rollouts:
         if means is None:
             means = _MEANS[deck_set] = _deck_means(deck_set)
         order = _order_after(view)
-        self.around = len(order) == len(belief.adds)
+        self.around = len(order) == len(belief._adds)
         self.order = order[:ROLLOUT_DEPTH]
         self.samples = min(len(belief.weights), bot.rollouts)
         self.weights = belief.weights[: self.samples]
@@ -425,7 +493,7 @@ class Rollouts:
         for other in self.order:
             unseen = sum(counts) + 1 - counts[other]
             doubt_rows, raise_rows = [], []
-            for adds in belief.adds[other][: self.samples]:
+            for adds in belief.adds_of(other, self.samples):
                 expect = [adds[t] + means[t] * unseen for t in things]
                 doubt_rows.append([value + bot.doubt_margin for value in expect])
                 raise_rows.append(max(things, key=expect.__getitem__))

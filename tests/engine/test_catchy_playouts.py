@@ -33,7 +33,7 @@ def hidden_course(state: CatchyState) -> set[str]:
 
 
 def check_cards(state: CatchyState) -> None:
-    played = [card for trick in state.tricks for card in trick["cards"]]
+    played = [card for trick in state.tricks for card in trick.cards]
     every = [*state.hands[0], *state.hands[1], *state.course, *state.trick, *played]
     assert Counter(every) == Counter(ALL_CARDS)
 

@@ -16,6 +16,7 @@ from engine.catchy import (
     STARTING,
     TRICKS_PER_ROUND,
     CatchyState,
+    Trick,
     resolve_trick,
 )
 from engine.core import (
@@ -30,6 +31,8 @@ from tests.engine.catchy_helpers import PLAYERS, act, deck, new, play, ready
 
 H0 = ["R1", "R3", "G2", "G4", "B1", "B5", "JK"]
 H1 = ["R2", "R4", "R5", "G1", "G3", "B2", "B3"]
+PLAYED = Trick(0, ("B4", "B2"), 0, False, 0, 0, RED)
+"""A finished trick standing in for those a staged position has already played."""
 
 
 def at(state: CatchyState, **fields: object) -> CatchyState:
@@ -129,14 +132,14 @@ def test_follower_without_the_led_colour_may_play_any_card() -> None:
     hand1 = ["R2", "R4", "R5", "B1", "B2", "B3", "B4"]
     state = play(ready(hand0, hand1, course=["G1", "G5", "B5"]), 0, "G2")
     assert {a["card"] for a in GAME.legal_actions(state, 1)} == set(hand1)
-    assert play(state, 1, "B4").tricks[-1]["cards"] == ["G2", "B4"]
+    assert play(state, 1, "B4").tricks[-1].cards == ("G2", "B4")
 
 
 def test_joker_may_be_played_any_time_even_holding_the_led_colour() -> None:
     hand1 = ["JK", "R2", "R4", "R5", "G1", "G3", "B2"]
     state = play(ready(["R1", "R3", "G2", "G4", "B1", "B5", "B3"], hand1), 0, "R1")
     assert {"type": "play", "card": "JK"} in GAME.legal_actions(state, 1)
-    assert play(state, 1, "JK").tricks[-1]["cards"] == ["R1", "JK"]
+    assert play(state, 1, "JK").tricks[-1].cards == ("R1", "JK")
 
 
 def test_joker_led_follower_may_play_any_card() -> None:
@@ -215,7 +218,7 @@ def test_joker_and_three_flip_but_do_not_move_and_leader_leads_again() -> None:
     state = play(play(ready(H0, H1), 0, "JK"), 1, "G3")
     assert state.cat == 0 and state.side == BLUE and state.turn == 0
     trick = state.tricks[-1]
-    assert trick["toward"] is None and trick["flipped"]
+    assert trick.toward is None and trick.flipped
 
 
 def test_rulebook_example_same_colour_both_odd_blue_moves_to_lower_number() -> None:
@@ -239,14 +242,14 @@ def test_round_ends_when_the_cat_reaches_a_players_arms_and_they_score_3() -> No
 
 
 def test_round_ends_after_seven_tricks_and_the_closer_player_scores_2() -> None:
-    state = at(ready(H0, H1), cat=0, tricks=[{}] * 6, hands=[["G2"], ["G1"]])
+    state = at(ready(H0, H1), cat=0, tricks=[PLAYED] * 6, hands=[["G2"], ["G1"]])
     state = play(play(state, 0, "G2"), 1, "G1")  # Ann wins on red: one step towards Ann
     assert state.last_round is not None and state.last_round["tricks"] == TRICKS_PER_ROUND
     assert state.scores == [2, 0]
 
 
 def test_round_ending_at_the_centre_gives_both_players_1() -> None:
-    state = at(ready(H0, H1), cat=-1, tricks=[{}] * 6, hands=[["R1"], ["R2"]])
+    state = at(ready(H0, H1), cat=-1, tricks=[PLAYED] * 6, hands=[["R1"], ["R2"]])
     state = play(play(state, 0, "R1"), 1, "R2")  # Bea wins on red: -1 -> 0
     assert state.scores == [1, 1]
 
@@ -294,7 +297,7 @@ def test_game_ends_when_a_player_reaches_7_and_the_higher_score_wins() -> None:
 
 
 def test_game_end_says_the_winners_score_first() -> None:
-    state = at(ready(H0, H1), cat=1, tricks=[{}] * 6, hands=[["R1"], ["R2"]], scores=[5, 5])
+    state = at(ready(H0, H1), cat=1, tricks=[PLAYED] * 6, hands=[["R1"], ["R2"]], scores=[5, 5])
     state = play(state, 0, "R1")
     state, events = act(state, 1, type="play", card="R2")
     assert state.scores == [5, 7]
@@ -309,7 +312,7 @@ def test_game_is_not_over_below_7() -> None:
 
 
 def test_both_players_win_on_7_7() -> None:
-    state = at(ready(H0, H1), cat=-1, tricks=[{}] * 6, hands=[["R1"], ["R2"]], scores=[6, 6])
+    state = at(ready(H0, H1), cat=-1, tricks=[PLAYED] * 6, hands=[["R1"], ["R2"]], scores=[6, 6])
     state = play(play(state, 0, "R1"), 1, "R2")
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.scores == (7, 7) and outcome.winners == (0, 1)

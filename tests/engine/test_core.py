@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 from engine import registry
 from engine.core import (
+    LOG_VIEW_LIMIT,
     Event,
     GameState,
     InvalidAction,
@@ -25,6 +27,7 @@ from engine.core import (
     dump,
     load,
     parse_options,
+    quick_init,
     winners_by_score,
 )
 
@@ -74,6 +77,77 @@ def test_state_log_is_bounded_and_filtered_per_seat() -> None:
     assert len(state.log) == 200 and len(events) == 251
     assert state.log_view(1)[-1] == "only B" and "only B" not in state.log_view(0)
     assert len(state.log_view(None)) == 40
+
+
+def test_below_and_shuffle_draw_from_next_u64_as_written_first() -> None:
+    """``below`` and ``shuffle`` inline ``next_u64``: the numbers must not change (a saved
+    table replays its deals from the seed)."""
+
+    def below(rng: Rng, n: int) -> int:
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = rng.next_u64()
+            if value < limit:
+                return value % n
+
+    for seed in range(50):
+        fast, slow = Rng.from_seed(seed), Rng.from_seed(seed)
+        for n in (1, 2, 3, 7, 52, 1 << 40, (1 << 63) + 5, (1 << 64) - 1):
+            assert fast.below(n) == below(slow, n)
+        cards, again = list(range(72)), list(range(72))
+        fast.shuffle(cards)
+        for i in range(len(again) - 1, 0, -1):
+            j = below(slow, i + 1)
+            again[i], again[j] = again[j], again[i]
+        assert cards == again and fast.state == slow.state
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Quick:
+    name: str
+    count: int = 2
+    tags: list[str] = field(default_factory=list)
+    note: str | None = field(default=None, kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    name: str
+    count: int = 2
+    tags: list[str] = field(default_factory=list)
+    note: str | None = field(default=None, kw_only=True)
+
+
+def test_quick_init_takes_the_same_arguments_and_stays_frozen() -> None:
+    for args, kwargs in [
+        (("a",), {}),
+        (("a", 5), {}),
+        (("a", 5, ["x"]), {"note": "n"}),
+        ((), {"name": "a", "tags": ["y"]}),
+    ]:
+        quick, plain = Quick(*args, **kwargs), Plain(*args, **kwargs)  # type: ignore[arg-type]
+        assert dataclasses.astuple(quick) == dataclasses.astuple(plain)
+    assert Quick("a").tags is not Quick("a").tags  # a fresh default each time
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Quick("a").name = "b"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        Quick("a", 1, [], "n")  # type: ignore[call-arg]  # note is keyword-only
+    with pytest.raises(TypeError):
+        Quick()  # type: ignore[call-arg]
+
+
+def test_log_view_is_the_newest_lines_the_seat_may_see() -> None:
+    rng = Rng(11)
+    for _ in range(200):
+        state = GameState(players=["A", "B", "C"], options={}, rng=Rng())
+        for index in range(rng.below(260)):
+            share = rng.below(4)  # mostly public; now and then for one seat or two
+            seats = None if share else [rng.below(3)] if rng.below(2) else [0, 2]
+            state.record([], "n", f"line {index}", seats)
+        for seat in (None, 0, 1, 2):
+            every = [event.text for event in state.log if event.visible_to(seat)]
+            assert state.log_view(seat) == every[-LOG_VIEW_LIMIT:]
 
 
 @dataclass(slots=True)

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from engine import kiitos_words
+from engine.kiitos_table import candidates, picks, sample, spread
 from engine.kiitos_words import COMMON_LEVEL, WordList, dictionary, parse, supplement_words
 
 
@@ -91,6 +92,25 @@ def test_searches_on_the_real_lists_agree_with_a_scan() -> None:
     common = dictionary().common
     assert common.containing("rh") == [word for word in common.words if "rh" in word]
     assert common.with_prefix("clo") == [word for word in common.words if word.startswith("clo")]
+
+
+def test_substring_searches_agree_with_a_scan_whichever_search_came_first() -> None:
+    """Longer searches start from shorter ones (remembered or not): a table grown at its
+    end, at its start, or asked for out of the blue, all find what a scan finds."""
+    common = WordList(dictionary().common.words)
+    grown = ["t", "te", "ter", "ster", "aster", "master", "masters"]  # both ends, in turn
+    cold = ["ough", "ingl", "qu", "zz", "xyz", "tion", "ation", "nation"]
+    for part in [*grown, *cold, *grown]:
+        assert common.containing(part) == [word for word in common.words if part in word], part
+
+
+def test_picks_are_the_spread_of_the_candidates() -> None:
+    common = dictionary().common
+    for part, super_kiitos in [("c", False), ("cl", False), ("qz", False), ("ter", True)]:
+        for salt in (0, 7, 12345):
+            expected = spread(candidates(common, part, super_kiitos), 12, salt)
+            assert sample(common, part, super_kiitos, 12, salt) == expected
+            assert list(picks(common, part, super_kiitos, 12, salt)) == expected
 
 
 def test_the_supplement_is_reviewed_and_only_adds_missing_words() -> None:
