@@ -271,30 +271,23 @@ def check_tree(value: Any, limits: Limits, *, sending: bool) -> None:
                     f"A container of {len(item)} items is longer than the {max_container} allowed",
                 )
             inner = depth + 1
+            members = item
             if isinstance(item, dict):
-                for key, member in item.items():
+                for key in item:
                     if type(key) is not str and not isinstance(key, str):
                         raise FrameError("malformed", f"Map keys are text, not {key!r}")
                     if sending and len(key) > short and long_text(key):
                         raise FrameError("too_long", f"A text is longer than {max_str} bytes")
-                    member_kind = type(member)
-                    if member_kind in leaves:
-                        continue
-                    if member_kind is str:
-                        if sending and len(member) > short and long_text(member):
-                            raise FrameError("too_long", f"A text is longer than {max_str} bytes")
-                        continue
-                    push((member, inner))
-            else:
-                for member in item:
-                    member_kind = type(member)
-                    if member_kind in leaves:
-                        continue
-                    if member_kind is str:
-                        if sending and len(member) > short and long_text(member):
-                            raise FrameError("too_long", f"A text is longer than {max_str} bytes")
-                        continue
-                    push((member, inner))
+                members = item.values()
+            for member in members:
+                member_kind = type(member)
+                if member_kind in leaves:
+                    continue
+                if member_kind is str:
+                    if sending and len(member) > short and long_text(member):
+                        raise FrameError("too_long", f"A text is longer than {max_str} bytes")
+                    continue
+                push((member, inner))
             continue
         if not (item is None or isinstance(item, int | float)):
             raise FrameError("malformed", f"{_kind_name(item)} is not used by this protocol")
