@@ -203,7 +203,7 @@ def test_an_unmeasured_connection_gets_the_cap() -> None:
 
 def test_a_clock_estimate_is_a_lag_source() -> None:
     estimate = ClockEstimate()
-    for i, rtt_ms in enumerate([30, 40, 34]):
+    for i, rtt_ms in enumerate([30, 40, 30, 30, 30]):
         estimate.add_sample(i * S, i * S + 15 * MS, i * S + rtt_ms * MS)
     arbiter = opened({0: estimate, 1: NO_LAG})
     figures = arbiter.lag_of(0)

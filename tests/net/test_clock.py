@@ -9,6 +9,7 @@ import pytest
 
 from net.clock import (
     FAST_PING_INTERVAL_NS,
+    JITTER_TAIL_FACTOR,
     MAX_RTT_NS,
     PING_INTERVAL_NS,
     ClockEstimate,
@@ -101,6 +102,19 @@ def test_jitter_is_the_spread_of_recent_round_trips() -> None:
     # The slowest of the window (60 ms) minus the least (20 ms): a lag spike seen lately is
     # still credited to a claim that meets one (a faster player is not robbed by it).
     assert estimate.jitter_ns == 40 * MS
+
+
+def test_jitter_is_at_least_a_tail_of_the_mean_queueing_delay() -> None:
+    """A window whose slowest ping understates the tail: the mean excess sets the floor.
+
+    Round trips of 20 ms plus 0-16 ms of queueing: the slowest is 16 ms over the least,
+    the mean 8 ms over it, so a claim is allowed 4 x 8 = 32 ms of jitter, not 16.
+    """
+    estimate = ClockEstimate()
+    for i, extra_ms in enumerate([0, 16, 8, 8, 16, 0, 8, 8]):
+        estimate.add_sample(i * S, i * S + 10 * MS, i * S + (20 + extra_ms) * MS)
+    assert estimate.rtt_ns == 20 * MS
+    assert estimate.jitter_ns == JITTER_TAIL_FACTOR * 8 * MS
 
 
 def test_window_is_bounded_by_count_and_a_slower_connection_shows() -> None:

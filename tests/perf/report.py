@@ -30,13 +30,15 @@ class Report:
         return json.dumps({"benchmark": self.name, "rows": self.rows, "notes": self.notes})
 
     def to_table(self) -> str:
-        def cell(value: Any) -> str:
+        def cell(column: str, value: Any) -> str:
             if isinstance(value, float):
+                if column.endswith("_rate"):  # goals such as 99.9% need the fourth digit
+                    return f"{value:.4f}"
                 return f"{value:,.3f}" if abs(value) < 100 else f"{value:,.0f}"
             return str(value)
 
         header = list(self.columns)
-        body = [[cell(row.get(column, "")) for column in header] for row in self.rows]
+        body = [[cell(column, row.get(column, "")) for column in header] for row in self.rows]
         widths = [max(len(h), *(len(r[i]) for r in body)) for i, h in enumerate(header)]
         lines = [
             "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)),
