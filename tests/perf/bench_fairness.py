@@ -201,6 +201,7 @@ def _decide(
         deadline = arbiter.deadline_ns()
         assert deadline is not None
         decision = arbiter.decide(deadline)
+    assert decision is not None
     return decision, too_late
 
 
