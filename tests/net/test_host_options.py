@@ -58,8 +58,7 @@ async def test_bad_options_get_an_error_and_the_connection_stays(name: str) -> N
         client = await RawClient.connect(host.port, "Ann")
         for ref, options in enumerate(bad_options(name), start=1):
             client.send(CreateTable(game=name, options=options, ref=ref))
-            reply = await client.next()
-            assert reply["type"] == "error", (options, reply)
+            reply = await client.expect("error")  # a ping may come first on a slow machine
             assert reply["code"] == "invalid_options", (options, reply)
             assert reply["ref"] == ref and reply["about"] == "create_table"
             assert reply["message"]
