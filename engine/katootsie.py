@@ -723,7 +723,7 @@ class Katootsie(Game[KatootsieState]):
 
     def _verdict(self, state: KatootsieState, text: str) -> Verdict:
         assert state.category is not None and state.letter is not None
-        used = {answers.used_key(state.category, answer) for answer in state.used}
+        used = {answers.used_key(answer) for answer in state.used}
         return answers.check(state.category, state.letter, text, used)
 
     def _letter_rule(self, state: KatootsieState) -> str:

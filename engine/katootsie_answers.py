@@ -6,10 +6,10 @@ same rules of *reading* an answer, as pure functions of text.
 Reading an answer (the issue's "normalise"): accents dropped, case folded,
 "&" read as "and", every other character that is not a letter or a digit
 dropped (so spaces, hyphens and apostrophes do not matter: "Hurdy-Gurdy",
-"hurdy gurdy" and "hurdygurdy" are one answer); in a category marked "Ignore
-'A', 'An' and 'The'", a leading article is dropped first, so "The Shining"
-starts with S. Simple plurals match the singular ("bananas", "peaches",
-"cherries" find "banana", "peach", "cherry").
+"hurdy gurdy" and "hurdygurdy" are one answer); a leading article is
+dropped first, in every category (:data:`ARTICLE_RULE`), so "The Shining"
+starts with S and "The Hague" with H. Simple plurals match the singular
+("bananas", "peaches", "cherries" find "banana", "peach", "cherry").
 
 The letter rule: an answer must begin with the letter, except Q, X and Z,
 which may be anywhere in it ("Anywhere" is printed on those cards).
@@ -22,6 +22,7 @@ the game stays cheap.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
@@ -36,18 +37,36 @@ ANYWHERE = frozenset("QXZ")
 
 ARTICLES = ("the", "a", "an")
 
+ARTICLE_RULE = (
+    'You must omit "The", "A" and "An" for answers that always begin with those words, '
+    "usually as title."
+)
+"""The rulebook's rule ("Proper nouns, 'The, A, An'"), quoted. It is stated for every
+answer, not for some categories: the categories that print "Ignore 'A', 'An' and
+'The'" carry it "as a reminder" (the rulebook's words), so an unmarked category
+follows it too ("The Hague" is a city for H). Omitting is not optional ("must"): the
+answer's first letter is the one after the article, and the rulebook's example says
+so for the letter of the article itself ("The Shining" is no answer for T)."""
+
+_LEADING_ARTICLE = re.compile(r"^\W*(?:" + "|".join(ARTICLES) + r")\s+(?=\w)")
+"""An article as the first *word*, followed by a space and more of the answer. Not an
+initial ("A. A. Milne"), not part of a word ("A-bomb", "Anchovy"), not the whole
+answer ("A", a unit of measure)."""
+
 MAX_ANSWER_LENGTH = 60
 """The longest answer a player may type (characters)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Category:
-    """One category card: its title, whether articles are ignored, its known good answers."""
+    """One category card: its title, its reminder, its known good answers."""
 
     code: str
     """A stable id (``c001``...), in the data file's order."""
     title: str
     ignore_articles: bool
+    """Whether the card prints the reminder "Ignore 'A', 'An' and 'The'". Only a reminder:
+    :data:`ARTICLE_RULE` holds for every category's answers."""
     answers: tuple[str, ...]
     source: str
     licence: str
@@ -96,20 +115,21 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
 
 
-def words(text: str, ignore_articles: bool) -> list[str]:
-    """The answer's words, folded, punctuation dropped, a leading article dropped if asked."""
-    folded = _fold(text).replace("&", " and ")
+def words(text: str) -> list[str]:
+    """The answer's words: folded, punctuation dropped, a leading article omitted.
+
+    The article goes before punctuation is read, so that an initial ("A. E. Housman")
+    or a hyphenated word ("A-ha") keeps its "A": only a whole first word is an article.
+    """
+    folded = _LEADING_ARTICLE.sub("", _fold(text), count=1).replace("&", " and ")
     cleaned = "".join(ch if ch.isalnum() or ch.isspace() else " " for ch in folded)
     # Apostrophes join ("o'clock"), other punctuation separates; either way the key ignores it.
-    parts = [part for part in cleaned.split() if part]
-    if ignore_articles and len(parts) > 1 and parts[0] in ARTICLES:
-        parts = parts[1:]
-    return parts
+    return [part for part in cleaned.split() if part]
 
 
-def key(text: str, ignore_articles: bool = False) -> str:
-    """The answer as it is compared: letters and digits only, folded."""
-    return "".join(words(text, ignore_articles))
+def key(text: str) -> str:
+    """The answer as it is compared: letters and digits only, folded, without its article."""
+    return "".join(words(text))
 
 
 def singular(word_key: str) -> str:
@@ -136,30 +156,22 @@ def fits_letter(answer_key: str, letter: str) -> bool:
 @cache
 def _index(code: str) -> frozenset[str]:
     """The category's answers as compared (singular keys)."""
-    found = category(code)
-    return frozenset(singular(key(answer, found.ignore_articles)) for answer in found.answers)
+    return frozenset(singular(key(answer)) for answer in category(code).answers)
 
 
 def listed(code: str, text: str) -> bool:
     """Whether ``text`` is one of the category's known good answers."""
-    found = category(code)
-    return singular(key(text, found.ignore_articles)) in _index(code)
+    return singular(key(text)) in _index(code)
 
 
 def answers_for(code: str, letter: str) -> tuple[str, ...]:
     """The category's known answers that fit ``letter`` (what a bot can think of)."""
-    found = category(code)
-    return tuple(
-        answer
-        for answer in found.answers
-        if fits_letter(key(answer, found.ignore_articles), letter)
-    )
+    return tuple(answer for answer in category(code).answers if fits_letter(key(answer), letter))
 
 
 def coverage(code: str) -> frozenset[str]:
     """The letters for which the category has at least one known answer."""
-    found = category(code)
-    keys = [key(answer, found.ignore_articles) for answer in found.answers]
+    keys = [key(answer) for answer in category(code).answers]
     return frozenset(letter for letter in LETTERS if any(fits_letter(k, letter) for k in keys))
 
 
@@ -183,8 +195,7 @@ class Verdict(StrEnum):
 
 def check(code: str, letter: str, text: str, used: frozenset[str] | set[str]) -> Verdict:
     """Check ``text`` for category ``code`` and ``letter``; ``used``: keys already taken."""
-    found = category(code)
-    answer_key = key(text, found.ignore_articles)
+    answer_key = key(text)
     if not answer_key:
         return Verdict.BLANK
     if not fits_letter(answer_key, letter):
@@ -196,6 +207,6 @@ def check(code: str, letter: str, text: str, used: frozenset[str] | set[str]) ->
     return Verdict.DISPUTED
 
 
-def used_key(code: str, text: str) -> str:
+def used_key(text: str) -> str:
     """What :func:`check` remembers of an answer that took a letter (for repeats)."""
-    return singular(key(text, category(code).ignore_articles))
+    return singular(key(text))

@@ -27,10 +27,9 @@ DATA_FILE = "kiitos-words.txt.gz"
 SUPPLEMENT_FILE = "kiitos-supplement.txt"
 LICENCE_FILE = "kiitos-words-LICENSE.txt"
 
-LEVELS = (10, 20, 35, 40, 50, 55, 60, 70, 80)
-"""SCOWL's sizes in the data: 10 are the most common words, 80 the rarest (ENABLE, UKACD)."""
 COMMON_LEVEL = 50
-"""Assumed: bots choose their own words from sizes up to this one."""
+"""Assumed: bots choose their own words from sizes up to this one (the data keeps each
+word's SCOWL size, 10 for the most common words up to 80 for the rarest: ENABLE, UKACD)."""
 SUPPLEMENT_LEVEL = 80
 """The supplement's words count as the rarest size: valid, but bots do not choose them."""
 

@@ -55,7 +55,6 @@ DOUBLE_TROUBLE = "double-trouble"
 PLAYABLE: tuple[str, ...] = (SKIP, DRAW_3, GO_FISH)
 """Specials played on your turn instead of a bid or a challenge."""
 SPECIALS: tuple[str, ...] = (*PLAYABLE, CANT_SEE_ME, HANG_IN_THERE, DOUBLE_TROUBLE)
-WILD_PREFIX = "wild-"
 
 SPECIAL_NAMES: dict[str, str] = {
     SKIP: "Skip",
@@ -236,8 +235,3 @@ def deck(name: str) -> list[str]:
     if name not in DECK_SETS:
         raise ValueError(f"There is no deck {name!r} (decks: {', '.join(DECK_SETS)})")
     return list(_deck(name))
-
-
-def deck_source() -> str:
-    """Where the deck lists come from (the data file's ``source``)."""
-    return str(_deck_data()["source"])

@@ -30,9 +30,6 @@ CHAT_BURST: Final = 5
 CHAT_PER_S: Final = 0.5
 """Then one line every two seconds (a budget per connection, kept by the host)."""
 
-QUICK_REACTIONS: Final = ("gg", "nice", "oops", "well played", "hurry up")
-"""The one-key reactions the table offers (F1...F5)."""
-
 SPECTATOR_CHAT_OPTION: Final = "spectator_chat"
 """The table option: ``"shown"`` (default) or ``"hidden"`` (from players while the game is on)."""
 SPECTATOR_CHAT_VALUES: Final = ("shown", "hidden")

@@ -343,7 +343,8 @@ class ListReplays(Message):
 @message("get_scores", Side.CLIENT)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GetScores(Message):
-    """Ask for the host's scoreboard: wins per game and player (answered by ``scores``)."""
+    """Ask for the host's scoreboard: wins and ratings per game and player (answered by
+    ``scores``)."""
 
     ref: Ref | None = None
 
@@ -477,6 +478,9 @@ class View(Message):
     events: list[dict[str, Any]]
     reveal: Stamp | None = None
     outcome: dict[str, Any] | None = None
+    ratings: list[Any] | None = None
+    """Once the game is over and the host rated it: per seat ``{"rating", "change"}`` (as
+    shown, ``net.ratings``) or nil for a seat not rated. Absent: the host rates nothing."""
 
 
 @message("presence", Side.HOST)
@@ -500,7 +504,8 @@ class Replays(Message):
 @message("scores", Side.HOST)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Scores(Message):
-    """The host's scoreboard: per game name, rows of ``name``, ``wins``, ``played``, ``bot``."""
+    """The host's scoreboard: per game name, rows of ``name``, ``wins``, ``played``, ``bot``,
+    and ``rating`` (as shown, ``net.ratings``) where the host rates that player."""
 
     scores: dict[str, Any]
     ref: Ref | None = None

@@ -77,6 +77,7 @@ from __future__ import annotations
 
 import enum
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from net.framing import (
@@ -87,6 +88,7 @@ from net.framing import (
     Limits,
     decode_body,
     encode_frame,
+    encode_shaped_frame,
 )
 from net.messages import (
     ERRORS,
@@ -113,7 +115,26 @@ __all__ = [
     "ProtocolState",
     "SendError",
     "TokenBucket",
+    "version_mismatch",
 ]
+
+
+def version_mismatch(host_speaks: Iterable[int], client_speaks: int) -> str:
+    """What a player reads when the two ends speak different protocol versions.
+
+    It names both versions, so a player can tell which end is older without
+    knowing the protocol, and says what helps (one of them must be updated:
+    any host and client of one Clowder release match). Both ends use it: the
+    host in its ``unsupported_version`` error (the usual case: a client is
+    refused by a host of another release, and shows that error as it is), a
+    client for a ``welcome`` of another version. The numbers come from
+    :data:`net.messages.PROTOCOL_VERSION`, so bumping it changes one line.
+    """
+    spoken = " or ".join(str(version) for version in sorted(host_speaks))
+    return (
+        f"This host speaks protocol {spoken}; your Clowder speaks {client_speaks}: "
+        "update one of them"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,10 +279,16 @@ class _Protocol(ABC):
         self._out += frame if frame is not None else self.encode(message)
         self._sent(message)
 
-    def encode(self, message: Message) -> bytes:
-        """``message`` as a frame within this side's outgoing limits (no state changes)."""
+    def encode(self, message: Message, *, shape_tested: bool = False) -> bytes:
+        """``message`` as a frame within this side's outgoing limits (no state changes).
+
+        ``shape_tested``: its depth and value types are fixed by code the contract
+        tests check (a view), so only what its size does not settle is checked
+        (:func:`~net.framing.encode_shaped_frame`).
+        """
+        encode = encode_shaped_frame if shape_tested else encode_frame
         try:
-            return encode_frame(to_wire(message), self._outgoing)
+            return encode(to_wire(message), self._outgoing)
         except (FrameError, MessageError) as error:
             raise SendError(f"Cannot send {message.TYPE!r}: {error}") from None
 
@@ -411,13 +438,7 @@ class HostProtocol(_Protocol):
             )
         version = value.get("protocol")
         if isinstance(version, int) and version not in SUPPORTED_VERSIONS:
-            spoken = ", ".join(str(v) for v in sorted(SUPPORTED_VERSIONS))
-            return (
-                "unsupported_version",
-                f"This host speaks protocol {spoken}; your client speaks {version}. "
-                "Use a client and host of the same Clowder release.",
-                "hello",
-            )
+            return ("unsupported_version", version_mismatch(SUPPORTED_VERSIONS, version), "hello")
         return None
 
     def _accept_order(self, message: Message) -> bool:
@@ -486,13 +507,8 @@ class ClientProtocol(_Protocol):
                 self._fail("out_of_order", "The host sent 'welcome' twice", "welcome", None)
                 return False
             if message.protocol != PROTOCOL_VERSION:
-                self._fail(
-                    "unsupported_version",
-                    f"The host answered with protocol {message.protocol}; "
-                    f"this client speaks {PROTOCOL_VERSION}",
-                    "welcome",
-                    None,
-                )
+                text = version_mismatch([message.protocol], PROTOCOL_VERSION)
+                self._fail("unsupported_version", text, "welcome", None)
                 return False
             self._open()
         elif isinstance(message, Error) and closes(message.code):

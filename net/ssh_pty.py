@@ -59,12 +59,6 @@ def set_window_size(fd: int, columns: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
 
 
-def window_size(fd: int) -> tuple[int, int]:
-    """``(columns, rows)`` of a terminal."""
-    rows, columns, _, _ = struct.unpack("HHHH", fcntl.ioctl(fd, termios.TIOCGWINSZ, bytes(8)))
-    return columns, rows
-
-
 class PtyProcess:
     """One program on its own pseudo-terminal (see the module docstring)."""
 

@@ -17,7 +17,7 @@ import hmac
 import math
 import secrets
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine import registry
@@ -71,6 +71,15 @@ class SeatInfo:
     """The player left "for now" (``leave`` with ``for_now``): the seat waits for them."""
     player: str | None = None
     """A hash of the player's own key (``hello.player``): who the scoreboard counts."""
+    gave_up: bool = False
+    """A person gave this seat up (``give_up``): a bot plays it, but the result is still
+    theirs on the scoreboard (the rating asks how much of the game they played)."""
+    covered_s: float = 0.0
+    """Table time a bot played this person's seat, in spells that have ended. Plain data in
+    table time (the core's clock, standing still while the table is paused), so a person
+    a bot covered for most of a game is not rated for it (:meth:`Table.covered_shares`)."""
+    covered_from: float | None = None
+    """Table time the current spell of a bot playing for this person began (``None``: none)."""
 
     @property
     def free(self) -> bool:
@@ -106,6 +115,11 @@ class Table:
     spectators: int = 0
     make_token: Callable[[], str] = new_token
     """Where seat tokens come from (a simulated host gives a seeded source)."""
+    _outcome_of: tuple[Any, Outcome | None] = field(
+        default=(None, None), init=False, repr=False, compare=False
+    )
+    """The last state asked about and its outcome: states are never changed in place, and
+    the host asks several times per action (broadcast, schedule, the lobby's line)."""
 
     # Queries -----------------------------------------------------------------
 
@@ -115,7 +129,14 @@ class Table:
 
     @property
     def outcome(self) -> Outcome | None:
-        return None if self.state is None else self.game.outcome(self.state)
+        state = self.state
+        if state is None:
+            return None
+        known, outcome = self._outcome_of
+        if known is not state:
+            outcome = self.game.outcome(state)
+            self._outcome_of = (state, outcome)
+        return outcome
 
     @property
     def free_seats(self) -> int:
@@ -230,6 +251,9 @@ class Table:
         info.connected, info.dropped_at, info.stepped_away = True, None, False
         if info.human:
             info.bot = None
+            if info.covered_from is not None:
+                info.covered_s += max(0.0, now - info.covered_from)
+                info.covered_from = None
 
     def disconnect(self, seat: int, now: float) -> None:
         """A seat's player dropped: the seat stays theirs."""
@@ -249,21 +273,42 @@ class Table:
             and now - info.dropped_at >= self.takeover_s - TIME_TOLERANCE_S
         ]
 
-    def cover(self, seat: int) -> None:
-        """Let the game's default bot play for a dropped player until they return."""
-        self.seats[seat].bot = default_bot(self.game.name)
+    def cover(self, seat: int, now: float | None = None) -> None:
+        """Let the game's default bot play for a dropped player until they return.
 
-    def give_up(self, seat: int) -> None:
+        ``now``: the table time, from which the bot's spell is counted (``None``: not timed).
+        """
+        info = self.seats[seat]
+        info.bot = default_bot(self.game.name)
+        if now is not None and info.covered_from is None:
+            info.covered_from = now
+
+    def give_up(self, seat: int, now: float | None = None) -> None:
         """A player gives their seat up for good in a game under way: a bot plays it now.
 
-        The token is forgotten (journaled), so the seat never comes back to it.
+        The token is forgotten (journaled), so the seat never comes back to it. ``now``:
+        the table time, from which the bot's spell is counted (``None``: not timed).
         """
         self.journal({"r": "give_up", "seat": seat})
         info = self.seats[seat]
         info.token, info.human, info.connected, info.dropped_at = None, False, False, None
         info.stepped_away = False
         info.bot = default_bot(self.game.name)
+        info.gave_up = True
+        if now is not None and info.covered_from is None:
+            info.covered_from = now
         self.version += 1
+
+    def covered_shares(self, end: float) -> list[float]:
+        """Per seat, the share of the game (table time 0 to ``end``) a bot played for a
+        person: 0 for bots' own seats and for people no bot covered."""
+        shares = []
+        for info in self.seats:
+            covered = info.covered_s
+            if info.covered_from is not None:
+                covered += max(0.0, end - info.covered_from)
+            shares.append(min(1.0, covered / end) if end > 0 else 0.0)
+        return shares
 
     @property
     def humans_seated(self) -> int:
@@ -429,7 +474,7 @@ class Replayer:
                 table.seats[record["seat"]] = SeatInfo()
                 table.version += 1
             elif kind == "give_up":
-                table.give_up(record["seat"])
+                table.give_up(record["seat"], self.now)  # the spell counts from the last time
             elif kind == "start":
                 table.start_if_full()
             elif kind == "act":

@@ -79,10 +79,13 @@ def find_unsafe(value: Any, path: str = "") -> tuple[str, str] | None:
     Returns ``(where, what)``: ``where`` names the place (``"name"``,
     ``"options.deck[3]"``), ``what`` the character (:func:`describe`).
     """
+    kind = type(value)
+    if kind is int or kind is float or kind is bool or value is None:
+        return None  # the common leaves, without the slower checks below
     if isinstance(value, str):
         char = unsafe_char(value)
         return None if char is None else (path or "a text", describe(char))
-    if isinstance(value, Mapping):
+    if kind is dict or isinstance(value, Mapping):
         for key, member in value.items():
             if isinstance(key, str):
                 char = unsafe_char(key)

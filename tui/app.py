@@ -345,6 +345,8 @@ class ClowderApp(App[int]):
             if isinstance(message, View) and message.table == seat.table:
                 if message.outcome is not None and seat.host:
                     self.seats.drop(seat.host, seat.table)  # over: nothing to come back to
+                if message.ratings is not None:
+                    seat.screen.rated(clean_data(message.ratings))
                 seat.screen.happened(clean_data(message.events))
                 seat.screen.view = clean_data(message.view)
             elif isinstance(message, Chat) and message.table == seat.table:

@@ -54,6 +54,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "tui.commands.replay",
         "list the finished games a host keeps, replay one step by step, or --export it",
     ),
+    "scores": (
+        "tui.commands.scores",
+        "the ratings and wins per game that this machine's host keeps",
+    ),
 }
 
 

@@ -90,11 +90,11 @@ class KatootsieBot:
 
     def candidates(self, category: str, letter: str, used: list[str]) -> list[str]:
         """The known answers for this letter not yet taken in this category."""
-        taken = {answers.used_key(category, answer) for answer in used}
+        taken = {answers.used_key(answer) for answer in used}
         return [
             answer
             for answer in answers.answers_for(category, letter)
-            if answers.used_key(category, answer) not in taken
+            if answers.used_key(answer) not in taken
         ]
 
     def think_time(self, count: int) -> float:
@@ -112,13 +112,13 @@ class KatootsieBot:
         if answers.listed(category, text):
             return True
         found = answers.category(category)
-        words = answers.words(text, found.ignore_articles)
+        words = answers.words(text)
         if not words:
             return False
         last = answers.singular(words[-1])
         return any(
             answers.singular(known[-1]) == last
-            for known in (answers.words(a, found.ignore_articles) for a in found.answers)
+            for known in (answers.words(a) for a in found.answers)
             if known
         )
 

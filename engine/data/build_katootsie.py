@@ -611,7 +611,7 @@ def main(argv: list[str]) -> int:
         from engine.katootsie_answers import LETTERS, fits_letter, key
 
         for category in data["categories"]:
-            keys = [key(a, category["ignore_articles"]) for a in category["answers"]]
+            keys = [key(a) for a in category["answers"]]
             letters = [x for x in LETTERS if any(fits_letter(k, x) for k in keys)]
             print(f"{len(keys):5} {len(letters):3} {category['title']}")
         return 0

@@ -470,6 +470,9 @@ class HostCore:
     def resume(self, now_ns: int) -> None:
         """Resume every table in the store; a damaged journal is set aside, the rest go on."""
         self.timers.set_now(now_ns)
+        if self.scores is not None:
+            for line in self.scores.take_notices():  # a scores file set aside, ratings off
+                self.log(line)
         if self.store is None:
             return
         # Ids of damaged journals count too: an id is never handed out twice.
@@ -494,6 +497,7 @@ class HostCore:
                 continue
             self._journals[table_id] = journal
             self.tables[table_id] = runner
+            self._count(runner)  # a game that ended just before the host stopped
         self._arm_housekeeping()
 
     def _set_aside(self, table_id: str, error: Exception) -> None:
@@ -524,18 +528,31 @@ class HostCore:
             bot_reaction_scale=self.bot_reaction_scale,
             log=self.log,
             on_change=self._changed,
+            on_over=self._count,
             run_unattended=self.run_unattended,
             start_countdown_s=self.start_countdown_s,
         )
 
     def _changed(self, runner: TableRunner) -> None:
         """A table changed: a finished game is counted on the scoreboard (once)."""
-        if self.scores is not None and runner.table.outcome is not None:
-            try:
-                self.scores.record(runner.table)
-            except OSError as error:
-                self._log_limited(f"Scores not saved ({error.strerror or error})")
+        self._count(runner)
         self._tables_changed()
+
+    def _count(self, runner: TableRunner) -> None:
+        """Count (once) and rate a finished table, and give its runner the seats' rating
+        changes to send with its views. Called as the end is seen, before the views that
+        show it are built (``on_over``), and after any change (a restored table's end)."""
+        scores = self.scores
+        if scores is None or runner.table.outcome is None:
+            return
+        try:
+            scores.record(runner.table, runner.covered_shares())
+        except OSError as error:
+            self._log_limited(f"Scores not saved ({error.strerror or error})")
+        if runner.ratings is None:
+            runner.ratings = scores.table_ratings(runner.table.id)
+        for line in scores.take_notices():
+            self.log(line)
 
     def _tables_changed(self) -> None:
         self._tables_frame = None
@@ -867,7 +884,7 @@ class HostCore:
             table.unsit(seat)
             runner.broadcast_presence()
         elif seat is not None and table.outcome is None:
-            table.give_up(seat)
+            table.give_up(seat, runner.now())
             self.log(f"[{table.id}] {session.name} gave seat {seat} up; a bot plays it")
             runner.seat_given_up(seat)
         session.send(Left(table=message.table, ref=message.ref))

@@ -110,8 +110,8 @@ class Session:
         self.protocol.send_error(code, text, about=about)
         self._queued(self)
 
-    def encode(self, message: Message) -> bytes:
-        return self.protocol.encode(message)
+    def encode(self, message: Message, *, shape_tested: bool = False) -> bytes:
+        return self.protocol.encode(message, shape_tested=shape_tested)
 
     def next_ping_ns(self, now_ns: int) -> int:
         """When this connection is due a ping: the clock estimate's pace, slowed if unanswered."""

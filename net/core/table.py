@@ -62,7 +62,7 @@ class Peer(Protocol):
 
     def send(self, message: Message, frame: bytes | None = None) -> None: ...
 
-    def encode(self, message: Message) -> bytes: ...
+    def encode(self, message: Message, *, shape_tested: bool = False) -> bytes: ...
 
     @property
     def rtt_ms(self) -> float | None: ...
@@ -103,6 +103,7 @@ class TableRunner:
         arbiter: Arbiter | None = None,
         log: Callable[[str], None] = print,
         on_change: Callable[[TableRunner], None] | None = None,
+        on_over: Callable[[TableRunner], None] | None = None,
         run_unattended: bool = False,
         start_countdown_s: float = START_COUNTDOWN_S,
     ) -> None:
@@ -122,6 +123,12 @@ class TableRunner:
         self.referee = Referee(arbiter or table_arbiter(table), table.game.typed_claims)
         self.log = log
         self.on_change = on_change
+        self.on_over = on_over
+        """Called once when the game is seen to end, before the views that show the end are
+        built, so what it sets (:attr:`ratings`) goes out with them."""
+        self.ratings: list[dict[str, int] | None] | None = None
+        """Once the game is over and rated: each seat's rating and its change
+        (``{"rating", "change"}``; ``None``: that seat was not rated). Sent with every view."""
         self.attached: list[Attachment] = []
         self._timers = timers
         # Table time continues from where the journal ended (time down is skipped).
@@ -133,6 +140,9 @@ class TableRunner:
         self._announced_end = self.table.outcome is not None
         self.ended_at: float | None = timers.now if self._announced_end else None
         """Loop time when the game was seen to end (the host closes the table a while later)."""
+        self.ended_now: float | None = clock_start if self._announced_end else None
+        """Table time when the game was seen to end (how long it lasted: it began at 0; a
+        restored game that was over ended at its last journaled time)."""
         self.spectator_chat = "shown"
         """The table's ``spectator_chat`` rule (net.chat): "hidden" keeps watchers' chat from
         the players while the game is on."""
@@ -230,6 +240,12 @@ class TableRunner:
         self._countdown_handle = None
         self.broadcast([])
 
+    def covered_shares(self) -> list[float]:
+        """Per seat, the share of the game so far (or, once over, of the whole game) that a
+        bot played for a person (:meth:`net.tables.Table.covered_shares`)."""
+        end = self.ended_now if self.ended_now is not None else self.now()
+        return self.table.covered_shares(end)
+
     def names(self) -> dict[int, str]:
         return {index: seat.name or f"seat {index}" for index, seat in enumerate(self.table.seats)}
 
@@ -312,20 +328,25 @@ class TableRunner:
     def broadcast(self, events: list[Event]) -> None:
         """Send every attached peer its own view and the events it may see."""
         sent_at_ns = self._timers.now_ns
+        outcome = self.table.outcome
+        if outcome is not None and not self._announced_end:
+            self._announced_end = True
+            self.ended_at = self._timers.now
+            self.ended_now = self.now()
+            names = " and ".join(self.table.seats[s].name or "?" for s in outcome.winners)
+            self.log(f"[{self.table.id}] game over: {names} won, scores {list(outcome.scores)}")
+            if self.on_over is not None:
+                self.on_over(self)
         # One view (and one encoding) per seat: spectators all share one frame.
         frames: dict[int | None, tuple[View, bytes]] = {}
         for attachment in self.attached:
             shared = frames.get(attachment.seat)
             if shared is None:
                 message = self._view_message(attachment.seat, events)
-                shared = frames[attachment.seat] = (message, attachment.peer.encode(message))
+                # A view's shape is the game's, checked by the contract tests.
+                frame = attachment.peer.encode(message, shape_tested=True)
+                shared = frames[attachment.seat] = (message, frame)
             attachment.peer.send(*shared)
-        outcome = self.table.outcome
-        if outcome is not None and not self._announced_end:
-            self._announced_end = True
-            self.ended_at = self._timers.now
-            names = " and ".join(self.table.seats[s].name or "?" for s in outcome.winners)
-            self.log(f"[{self.table.id}] game over: {names} won, scores {list(outcome.scores)}")
         self._schedule()
         self._sync_reveal(sent_at_ns)
         if self.on_change is not None:
@@ -368,6 +389,7 @@ class TableRunner:
             events=visible_events(events, seat),
             reveal=self.open_reveal(),
             outcome=None if outcome is None else cast(dict[str, Any], outcome.to_data()),
+            ratings=self.ratings if outcome is not None else None,
         )
 
     # Timers and bots -----------------------------------------------------------
@@ -477,7 +499,7 @@ class TableRunner:
         """A bot covers each dropped seat whose grace period has run out."""
         self._takeover_handle = None
         for seat in self.table.takeover_due(self.now()):
-            self.table.cover(seat)
+            self.table.cover(seat, self.now())
             self._bots.pop(seat, None)
             self.log(f"[{self.table.id}] a bot plays for {self.table.seats[seat].name} for now")
             self._maybe_count_down()

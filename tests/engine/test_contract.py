@@ -431,7 +431,7 @@ def test_views_have_the_common_keys(name: str, count: int) -> None:
     for index, (_, state, events) in enumerate(states(name, count)):
         for seat in [None, *range(count)]:
             check_view(game, state, seat, frame=index % 5 == 0)
-        assert on_the_wire([event.to_data() for event in events]) is not None
+        assert on_the_wire({"events": [event.to_data() for event in events]}) is not None
 
 
 @pytest.mark.parametrize(("name", "count"), cases("secrecy"))

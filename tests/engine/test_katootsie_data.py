@@ -83,9 +83,14 @@ def test_simple_plurals_match_the_singular() -> None:
     assert answers.singular("glass") == "glass"
 
 
-def test_leading_articles_are_dropped_only_where_the_category_says_so() -> None:
-    assert answers.key("The Shining", ignore_articles=True) == "shining"
-    assert answers.key("The Shining", ignore_articles=False) == "theshining"
+def test_a_leading_article_is_dropped_from_every_answer_but_not_an_initial() -> None:
+    assert answers.key("The Shining") == answers.key("Shining") == "shining"
+    assert answers.key("the  Hague") == answers.key('"The Hague"') == "hague"
+    assert answers.key("An American in Paris") == "americaninparis"
+    assert answers.key("A. E. Housman") == "aehousman"  # an initial, not an article
+    assert answers.key("A-bomb") == "abomb" and answers.key("Anchovy") == "anchovy"
+    assert answers.key("A") == "a" and answers.key("The") == "the"  # nothing after it
+    assert answers.key("A & W") == "aandw"  # no word after the "A"
 
 
 def test_q_x_and_z_may_be_anywhere() -> None:
@@ -101,6 +106,6 @@ def test_checking_an_answer() -> None:
     assert answers.check(code, "B", "Bananas", set()) is Verdict.LISTED
     assert answers.check(code, "B", "  ", set()) is Verdict.BLANK
     assert answers.check(code, "B", "apple", set()) is Verdict.WRONG_LETTER
-    taken = {answers.used_key(code, "banana")}
+    taken = {answers.used_key("banana")}
     assert answers.check(code, "B", "BANANA", taken) is Verdict.REPEAT
     assert answers.check(code, "B", "Bramble fruit surprise", set()) is Verdict.DISPUTED

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine import katootsie_answers as answers
 from engine.core import IllegalAction, InvalidOptions, StaleReveal
 from engine.katootsie import (
     CATEGORY_PAUSE_S,
@@ -14,6 +15,14 @@ from engine.katootsie import (
     LockedOut,
 )
 from tests.engine.katootsie_helpers import NAMES, code, letters, table
+
+RULEBOOK_SENTENCE = (
+    'You must omit "The", "A" and "An" for answers that always begin with those words, '
+    'usually as title. For example, if the category is "Horror Movies", "The Shining" '
+    'would be an acceptable answer for "S", but "The Shining" would not be an acceptable '
+    'answer if the letter "T" was drawn.'
+)
+"""The Katootsie! rulebook, "Proper nouns, 'The, A, An'", word for word."""
 
 # --------------------------------------------------------------------------- the flow
 
@@ -216,7 +225,7 @@ def test_rule_an_answer_in_the_list_is_accepted_at_once_normalised() -> None:
     assert game.state.won[0] == ["B"]
 
 
-def test_rule_ignore_a_an_and_the_where_the_category_says_so() -> None:
+def test_rule_a_category_marked_ignore_a_an_and_the_prints_the_reminder() -> None:
     game = table(first="ST", categories=("Horror Movies",))
     assert "Ignore 'A', 'An' and 'The'" in game.view()["category"]["label"]
     game.to_letter()
@@ -233,6 +242,39 @@ def test_rule_the_shining_is_not_an_answer_for_t() -> None:
     game.to_letter()
     game.answer(0, "The Shining")
     assert game.state.locked == [0]
+
+
+def test_rule_you_must_omit_the_a_and_an_for_answers_that_always_begin_with_those_words() -> None:
+    """The rule holds in every category, not only in those that print the reminder.
+
+    The rulebook ("Proper nouns, 'The, A, An'"): "You must omit "The", "A" and "An"
+    for answers that always begin with those words, usually as title. For example,
+    if the category is "Horror Movies", "The Shining" would be an acceptable answer
+    for "S", but "The Shining" would not be an acceptable answer if the letter "T"
+    was drawn. "Ignore 'A', 'An' and 'The'" is written on those categories, as a
+    reminder."
+
+    The rule is stated for answers, and the printed words are "a reminder" of it,
+    so Cities (an unmarked category) follows it too. Decision for the article's own
+    letter: omitting is a "must", and the rulebook's example refuses "The Shining"
+    for T, so "The Hague" is refused for T (a wrong letter, the player is out) just
+    as it is taken for H, typed with its article or without.
+    """
+    assert answers.ARTICLE_RULE in RULEBOOK_SENTENCE
+    assert not answers.category(code("Cities")).ignore_articles  # no reminder on this card
+    game = table(first="HT", categories=("Cities",))
+    assert "Ignore" not in game.view()["category"]["label"]
+    assert game.to_letter() == "H"
+    game.answer(0, "The Hague")
+    assert game.state.won[0] == ["H"]  # a known answer for H: taken at once
+    assert game.state.last is not None and game.state.last.how == "answer"
+    assert game.to_letter() == "T"
+    game.answer(1, "The Hague")
+    assert game.state.locked == [1]
+    assert game.events[-1].data["verdict"] == "wrong_letter"
+    game.answer(2, "Tacoma")
+    assert game.state.won[2] == ["T"]
+    assert answers.check(code("Cities"), "H", "Hague", set()) is answers.Verdict.LISTED
 
 
 def test_rule_a_disputed_answer_goes_to_the_others_vote() -> None:

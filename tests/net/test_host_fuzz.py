@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from net.framing import HOST_LIMITS, FrameReader, decode_body
 from net.host import Host
-from net.messages import CATALOG, closes
+from net.messages import CATALOG, PROTOCOL_VERSION, closes
 from net.netbot import play_seats
 
 pytestmark = pytest.mark.timeout(120)
@@ -139,7 +139,7 @@ values = st.recursive(
     ),
     max_leaves=20,
 )
-hello = frame({"type": "hello", "protocol": 1, "name": "fuzz"})
+hello = frame({"type": "hello", "protocol": PROTOCOL_VERSION, "name": "fuzz"})
 FUZZ = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -24,6 +24,7 @@ from net.framing import (
     FrameReader,
     decode_body,
     encode_frame,
+    encode_shaped_frame,
     with_field,
 )
 from net.messages import (
@@ -250,7 +251,7 @@ def test_a_wrong_version_gets_a_clear_error_and_a_close() -> None:
     host.receive_data(frame({"type": "hello", "protocol": 99, "shape": "new"}), 0.0)
     error = only_error(host)
     assert (error.code, error.close, error.about) == ("unsupported_version", True, "hello")
-    assert "protocol 1" in error.text and "99" in error.text
+    assert f"protocol {PROTOCOL_VERSION};" in error.text and "speaks 99:" in error.text
     assert error_sent(host)["about"] == "hello"
 
 
@@ -658,8 +659,14 @@ def test_a_closing_error_from_the_host_closes_the_client() -> None:
 
 def test_the_client_checks_the_hosts_version_and_a_second_welcome() -> None:
     client = hello_client()
-    client.receive_data(frame(to_wire(Welcome(protocol=7, host_name="h", games=[]))), 0.0)
-    assert only_error(client).code == "unsupported_version"
+    newer = PROTOCOL_VERSION + 1
+    client.receive_data(frame(to_wire(Welcome(protocol=newer, host_name="h", games=[]))), 0.0)
+    error = only_error(client)
+    assert error.code == "unsupported_version" and client.should_close
+    assert error.text == (
+        f"This host speaks protocol {newer}; your Clowder speaks {PROTOCOL_VERSION}: "
+        "update one of them"
+    )
     client = hello_client()
     client.receive_data(frame(to_wire(SAMPLES["welcome"])) * 2, 0.0)
     events = client.events_received()
@@ -684,6 +691,21 @@ def test_encode_frame_writes_a_big_endian_length() -> None:
     data = encode_frame({"type": "leave", "table": "t"}, CLIENT_LIMITS)
     assert int.from_bytes(data[:4], "big") == len(data) - 4
     assert msgpack.unpackb(data[4:]) == {"type": "leave", "table": "t"}
+
+
+def test_a_shaped_frame_is_the_same_frame_and_a_large_one_is_fully_checked() -> None:
+    """A view's frame skips the walk only where its size rules out a text or list too long."""
+    view = {"type": "view", "view": {"hand": ["R2", "B7"], "log": ["Ann led R2"] * 30}}
+    assert encode_shaped_frame(view, HOST_LIMITS) == encode_frame(view, HOST_LIMITS)
+    # Small bodies cannot hold a text of more than max_str bytes: both refuse nothing here,
+    # and a body past the bound gets encode_frame's own check (and its errors).
+    too_long = {"type": "view", "text": "x" * (HOST_LIMITS.max_str + 1)}
+    with pytest.raises(FrameError) as caught:
+        encode_shaped_frame(too_long, HOST_LIMITS)
+    assert caught.value.code == "too_long"
+    with pytest.raises(FrameError) as caught:
+        encode_shaped_frame({"type": "view", "x": object()}, HOST_LIMITS)
+    assert caught.value.code == "malformed"
 
 
 def test_frame_errors_carry_their_code() -> None:

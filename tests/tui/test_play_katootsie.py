@@ -47,9 +47,9 @@ OPTIONS = {
 def my_answer(view: dict[str, Any]) -> str | None:
     """An answer from the list that nobody used yet (the player knows the list)."""
     code = view["category"]["code"]
-    used = {answers.used_key(code, text) for text in view["used"]}
+    used = {answers.used_key(text) for text in view["used"]}
     for text in answers.answers_for(code, view["letter"]):
-        if answers.used_key(code, text) not in used and text.isascii():
+        if answers.used_key(text) not in used and text.isascii():
             return str(text)
     return None
 

@@ -69,7 +69,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--reset-scores",
         action="store_true",
-        help="forget the players' results this host keeps (its scoreboard), then serve",
+        help="forget the players' results and ratings this host keeps (its scoreboard), then serve",
     )
     parser.add_argument(
         "--no-discovery", action="store_true", help="do not advertise on the LAN (join by address)"

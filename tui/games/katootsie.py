@@ -83,8 +83,9 @@ A **category** is shown ("Fruits"), then a **letter**. The first player to
 give an answer that fits the category and starts with the letter takes the
 letter. Two letters are played per category until the 52 letters (two of
 each) are gone; the most letters wins. **Q, X and Z** may be anywhere in the
-answer ("Anywhere"). Some categories say **Ignore A/An/The**: "The Shining"
-counts for S.
+answer ("Anywhere"). **A, An and The** are left out of every answer that
+begins with one: "The Shining" counts for S (not T), "The Hague" for H. Some
+categories print it as a reminder (**Ignore A/An/The**).
 
 **Answering**: the answer line has the focus as soon as the letter shows:
 type and press **Enter**. An answer in the category's list takes the letter
@@ -587,7 +588,9 @@ class KatootsieTable(RealtimeTable[Any]):
             self._letter_key = key  # a new letter: the line starts empty
             reveal = view["reveal"]
             drawn = self._drawn.get(reveal, time.monotonic_ns())
-            self.typed.open(view["letter"], drawn, articles=bool(category.get("ignore_articles")))
+            # An article is a free prefix in every category: the rule leaves it out of
+            # every answer (engine.katootsie_answers.ARTICLE_RULE), marked card or not.
+            self.typed.open(view["letter"], drawn, articles=True)
             line.value = ""
         open_now = stage == "letter" and self.may_answer(view)
         if open_now:

@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Center, Vertical
+from textual.containers import Center, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -29,7 +29,10 @@ class ResultsScreen(Screen[str]):
     def compose(self) -> ComposeResult:
         with Center(), Vertical(id="results"):
             yield Static(self.heading, id="results-title")
-            yield Static("\n".join(self.lines), id="results-body")
+            # Many seats (and their ratings) can need more lines than the terminal has:
+            # the body scrolls (up/down, page keys) inside a box that fits the screen.
+            with VerticalScroll(id="results-scroll"):
+                yield Static("\n".join(self.lines), id="results-body")
         yield Footer()
 
     def action_done(self, choice: str) -> None:

@@ -29,6 +29,7 @@ from textual.widgets import Footer, Static
 
 from engine import registry
 from engine.core import BaseView
+from net.text import clean_text
 from tui.styles import TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
 from tui.widgets.connection import ConnectionLine
@@ -38,6 +39,17 @@ from tui.widgets.prompt import PromptLine
 
 V = TypeVar("V", bound=BaseView)
 """The game's view type (:class:`engine.core.BaseView` or a game's own extension of it)."""
+
+RATINGS_ONE_PER_LINE = 4
+"""Up to this many seats, the results give each seat's rating a line of its own."""
+COMPACT_NAME = 11
+COMPACT_COLUMN = 27
+"""Two ratings to a line: names cut to 11 characters, each entry in 27 of the results'
+54 columns left of the scroll bar (``Mathilda-R…: 1,601 (+101)`` is 25)."""
+
+
+def _cut(name: str, width: int) -> str:
+    return name if len(name) <= width else name[: width - 1] + "…"
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +142,9 @@ class TableScreen(Screen[None], Generic[V]):
         self._look: Look | None = None
         self.spectator_chat = "shown"
         """The table's rule for spectators' chat (``net.chat``), as the host last said."""
+        self.ratings: list[dict[str, int] | None] | None = None
+        """Once the game is over and the host rated it: each seat's rating and its change
+        (``net.ratings.checked_changes``; ``None`` for a seat not rated)."""
 
     # Keys ----------------------------------------------------------------------
 
@@ -275,14 +290,56 @@ class TableScreen(Screen[None], Generic[V]):
         ``claim_lost`` events are the host's, not in the game's log).
         """
 
+    def rated(self, ratings: Any) -> None:
+        """The host's rating changes for this finished game (from the ``view`` message; the
+        host's data, so checked here: anything but whole numbers is ignored)."""
+        from net.ratings import checked_changes
+
+        self.ratings = checked_changes(ratings)
+
     def show_results(self, view: V) -> None:
-        """The game ended: open the results screen (subclasses give it their summary)."""
+        """The game ended: open the results screen (subclasses give it their summary; the
+        host's ratings, when it rates, follow it)."""
         from tui.screens.results import ResultsScreen
 
         self.app.clear_notifications()  # round-end toasts would cover the results
-        self.app.push_screen(
-            ResultsScreen(self.game_title, self.results_lines(view)), self._after_results
-        )
+        lines = [*self.results_lines(view), *self.rating_lines(view)]
+        self.app.push_screen(ResultsScreen(self.game_title, lines), self._after_results)
+
+    def rating_lines(self, view: V) -> list[str]:
+        """``Ann (you): 1,601 (+101)`` per seat, after a blank line and a heading; none when
+        the host sent no ratings (it keeps no scores, or cannot rate). Past
+        :data:`RATINGS_ONE_PER_LINE` seats, two to a line (``you: ...``, names cut), so a
+        table of ten needs five lines for them, not ten, below the game's own results."""
+        from net.ratings import as_text, checked_changes
+
+        players = view["players"]
+        changes = checked_changes(self.ratings, len(players))
+        if changes is None:
+            return []
+        lines = ["", "Ratings here (change this game):"]
+        compact = len(changes) > RATINGS_ONE_PER_LINE
+        entries = []
+        for seat, change in enumerate(changes):
+            name = clean_text(players[seat])
+            if compact:
+                name = "you" if seat == view["seat"] else _cut(name, COMPACT_NAME)
+            elif seat == view["seat"]:
+                name += " (you)"
+            if change is None:
+                rating = "not rated" if compact else "not rated (a bot played most of the game)"
+            else:
+                rating = as_text(change["rating"], change["change"])
+            entries.append(f"{name}: {rating}")
+        if not compact:
+            return lines + [f"  {entry}" for entry in entries]
+        pairs = [entries[i : i + 2] for i in range(0, len(entries), 2)]
+        lines += [
+            ("  " + pair[0].ljust(COMPACT_COLUMN) + "".join(pair[1:])).rstrip() for pair in pairs
+        ]
+        if None in changes:
+            lines.append("  (not rated: a bot played most of that seat's game)")
+        return lines
 
     def _after_results(self, choice: str | None) -> None:
         if choice == "leave":

@@ -142,11 +142,6 @@ def card_lines(
     return lines
 
 
-def back_lines(*, look: Look = PLAIN) -> list[Text]:
-    """A face-down card: the same size as a face, its pattern in the ``back`` look."""
-    return card_lines(CardFace("░░░", "░░░", look="back"), look=look)
-
-
 def blank_lines(look: Look = PLAIN) -> list[Text]:
     """An empty slot the size of a card (a dotted outline)."""
     dim = look("dim")
