@@ -3,7 +3,7 @@
 A game is a :class:`Game` object registered by name in :mod:`engine.registry`.
 It is *sans-I/O*: it never reads a clock (``now`` is passed in, as seconds on
 the host's clock), never touches the global :mod:`random` generator, never
-does I/O. Everything a table needs flows through six calls:
+does I/O. A game is played through six calls:
 
 ``new_game(players, seed, options) -> State``
     Deterministic from ``seed`` and ``options``.
@@ -19,6 +19,12 @@ does I/O. Everything a table needs flows through six calls:
     What ``seat`` may do now.
 ``outcome(state) -> Outcome | None``
     ``None`` while the game is on.
+
+A table needs a few more, which describe a game rather than change it:
+:meth:`Game.deadline` (when to call ``tick``), :meth:`Game.hidden` (what a
+seat must not see), :meth:`Game.reveal`, :meth:`Game.is_claim`,
+:meth:`Game.tie_threshold_s` and :meth:`Game.settle_tie` (the real-time
+moments the host arbitrates), and the two below that save and load a state.
 
 Randomness lives in the state (:class:`Rng`), so ``(players, seed, options,
 accepted actions)`` replays a game exactly (:func:`replay`). States are
@@ -111,6 +117,11 @@ class InvalidOptions(ValueError):
 
 _MASK64 = (1 << 64) - 1
 _2_64 = 1 << 64
+_LIMITS_SIZE = 128
+_LIMITS: tuple[int, ...] = (0, *(_2_64 - (_2_64 % n) for n in range(1, _LIMITS_SIZE)))
+"""``_LIMITS[n]``: the rejection bound :meth:`Rng.below` works out for ``n`` (the largest
+multiple of ``n`` up to 2**64), looked up by shuffles (every deal) instead of worked out
+per card."""
 
 
 @dataclass(slots=True)
@@ -141,7 +152,7 @@ class Rng:
         """A uniform integer in ``range(n)`` (rejection sampling: no modulo bias)."""
         if n <= 0:
             raise ValueError("below() needs a positive bound")
-        limit = _2_64 - (_2_64 % n)
+        limit = _LIMITS[n] if n < _LIMITS_SIZE else _2_64 - (_2_64 % n)
         while True:
             # next_u64(), inlined: shuffles and bots draw a lot.
             z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
@@ -159,8 +170,10 @@ class Rng:
         """Shuffle ``items`` in place (Fisher-Yates): ``j = below(i + 1)`` for each ``i``
         from the last down, :meth:`below` inlined (every deal shuffles a deck)."""
         z = self.state
+        limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
-            limit = _2_64 - (_2_64 % (i + 1))
+            n = i + 1
+            limit = limits[n] if n < _LIMITS_SIZE else _2_64 - (_2_64 % n)
             while True:
                 z = state = (z + 0x9E3779B97F4A7C15) & _MASK64
                 z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
@@ -169,13 +182,24 @@ class Rng:
                 z = state
                 if value < limit:
                     break
-            j = value % (i + 1)
+            j = value % n
             items[i], items[j] = items[j], items[i]
         self.state = z
 
     def choice(self, items: Sequence[Any]) -> Any:
-        """One element of a non-empty sequence."""
-        return items[self.below(len(items))]
+        """One element of a non-empty sequence: ``items[below(len(items))]``, with
+        :meth:`below` inlined for short sequences (every random bot's move is a choice)."""
+        n = len(items)
+        if not 0 < n < _LIMITS_SIZE:
+            return items[self.below(n)]
+        limit = _LIMITS[n]
+        while True:
+            z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK64
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+            value = z ^ (z >> 31)
+            if value < limit:
+                return items[value % n]
 
 
 # --------------------------------------------------------------------------- records
@@ -302,6 +326,7 @@ class BaseView(TypedDict):
 
 BASE_VIEW_KEYS: frozenset[str] = frozenset(BaseView.__annotations__)
 """The common keys; a game's :meth:`Game._view` must not set them."""
+_BASE_VIEW_SIZE = len(BASE_VIEW_KEYS)
 
 
 def winners_by_score(scores: Sequence[int]) -> tuple[Seat, ...]:
@@ -766,7 +791,9 @@ def parse_options(
 
 def check_players(game: str, players: Sequence[str], minimum: int, maximum: int) -> list[str]:
     """Validate the player names of a new game (count, non-empty, unique)."""
-    if isinstance(players, str) or not isinstance(players, Sequence):
+    if type(players) is not list and (
+        isinstance(players, str) or not isinstance(players, Sequence)
+    ):
         raise InvalidOptions("Players are a list of names")
     names = list(players)
     if not minimum <= len(names) <= maximum:
@@ -777,8 +804,8 @@ def check_players(game: str, players: Sequence[str], minimum: int, maximum: int)
             raise InvalidOptions(f"A player's name must be non-empty text, not {name!r}")
         if len(name) > MAX_NAME_LENGTH:
             raise InvalidOptions(f"A player's name is at most {MAX_NAME_LENGTH} characters")
-    repeated = [name for name, count in Counter(names).items() if count > 1]
-    if repeated:
+    if len(set(names)) < len(names):  # (a Counter only when there is a repeat to name)
+        repeated = [name for name, count in Counter(names).items() if count > 1]
         raise InvalidOptions(f"Two players are both called {repeated[0]!r}")
     return names
 
@@ -927,12 +954,14 @@ class Game(ABC, Generic[S]):
 
     def apply(self, state: S, seat: Seat, action: Action, now: float) -> tuple[S, list[Event]]:
         """Apply ``seat``'s ``action`` at host time ``now``; the input state is untouched."""
-        self._check_seat(state, seat)
+        if type(seat) is not int or not 0 <= seat < len(state.players):
+            self._check_seat(state, seat)  # says what is wrong (or accepts an int subclass)
         if self.outcome(state) is not None:
             raise GameOver("The game is over")
         if type(action) is not dict and not isinstance(action, Mapping):
             raise InvalidAction("An action is a map with a 'type' field")
-        new = clone(state)
+        copier = _COPIERS.get(type(state))  # clone()'s own first step, without its checks
+        new = clone(state) if copier is None else copier(state)
         events: list[Event] = []
         self._apply(new, seat, action, now, events)
         return new, events
@@ -978,10 +1007,13 @@ class Game(ABC, Generic[S]):
             "reveal": self.reveal(state) if outcome is None else None,
         }
         own = self._view(state, seat)
-        if not BASE_VIEW_KEYS.isdisjoint(own):
+        # The game's keys go after the common ones, in the same dict (no merged copy);
+        # a key of its own that is a common one too shows as a dict smaller than the sum.
+        view: dict[str, Any] = common  # type: ignore[assignment]
+        view.update(own)
+        if len(view) != _BASE_VIEW_SIZE + len(own):
             clash = sorted(BASE_VIEW_KEYS.intersection(own))
             raise TypeError(f"{self.name}._view sets common view keys: {clash}")
-        view: dict[str, Any] = {**common, **own}
         return view
 
     def reveal(self, state: S) -> int | None:

@@ -156,13 +156,18 @@ def _first_choice(
     seats with nothing to do cost little; the bot itself sees only the view.
     """
     legal_actions = game.legal_actions
-    legal = [legal_actions(state, seat) for seat in range(len(bots))]
-    ready = [seat for seat, actions in enumerate(legal) if actions]
+    # One loop, no comprehensions: this runs on every step of every game.
+    ready: list[tuple[Seat, list[dict[str, Any]]]] = []
+    for seat in range(len(bots)):
+        legal = legal_actions(state, seat)
+        if legal:
+            ready.append((seat, legal))
     if len(ready) > 1:
         start = order.below(len(ready))
         ready = ready[start:] + ready[:start]
-    for seat in ready:
-        action = bots[seat].choose(game.view(state, seat, legal=legal[seat]))
+    view = game.view
+    for seat, legal in ready:
+        action = bots[seat].choose(view(state, seat, legal=legal))
         if action is not None:
             return seat, action
     return None

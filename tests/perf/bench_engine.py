@@ -14,6 +14,7 @@ figure to compare between machines and over time.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import json
 import statistics
 import subprocess
@@ -102,7 +103,17 @@ def _rate(count: int, work: Callable[[], object]) -> float:
 
 
 def _rates(count: int, work: Callable[[], object]) -> tuple[float, float]:
-    """``count`` divided by the seconds ``work`` took, and by the CPU seconds it used."""
+    """``count`` divided by the seconds ``work`` took, and by the CPU seconds it used.
+
+    The garbage collector starts each timed run from a clean heap: a full
+    collection is owed to everything promoted since the last one (the playouts
+    kept for the replay, earlier runs, the reference workload, earlier games'
+    rows), and the run that happened to trigger it paid for all of it, some
+    45 ms of a 200 ms Catchy! run, in 3 runs of 5, so the median swung by a
+    fifth with the order things ran in. The run still pays for the collections
+    its own garbage causes.
+    """
+    gc.collect()
     started, used = time.perf_counter(), time.process_time()
     work()
     cpu = time.process_time() - used
@@ -281,7 +292,8 @@ def measure(quick: bool) -> Report:
         ],
         rows=rows,
         notes=[
-            f"median of {sizes['runs']} runs of {sizes['games']} games, random bots, seed {SEED}",
+            f"median of {sizes['runs']} runs of {sizes['games']} games, random bots, seed {SEED};"
+            " each timed run starts after a full garbage collection",
             "games_per_s/actions_per_s: selfplay (views, bots, rules); "
             "apply_per_s: the same actions replayed through apply/tick only",
             "games_per_cpu_s: the same games over the CPU time they used (a busy shared"
