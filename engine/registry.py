@@ -1,11 +1,11 @@
 """The games by name: ``get("catchy")`` returns the game object, ``names()`` lists them.
 
-Nothing here lists the games. Every module directly inside the ``engine``
-package that defines a module-level ``GAME`` (a :class:`~engine.core.Game`)
-is a game, registered under ``GAME.name``; adding a game is adding its
-module. The package is scanned once, on first use; the scan imports each
-module, which is cheap because a game loads its heavy data (a dictionary,
-category lists) lazily.
+Nothing here lists the games. Every package in :mod:`engine.games` whose
+``__init__`` exports ``GAME`` (a :class:`~engine.core.Game`) is a game,
+registered under ``GAME.name``; adding a game is adding its package. The
+packages are scanned once, on first use; the scan imports each one, which is
+cheap because a game loads its heavy data (a dictionary, category lists)
+lazily.
 """
 
 from __future__ import annotations
@@ -14,11 +14,8 @@ import importlib
 import pkgutil
 from typing import Any
 
-import engine
+import engine.games
 from engine.core import Game
-
-_NOT_GAMES = frozenset({"core", "registry", "selfplay"})
-"""Modules of the package that are machinery, never games (skipped by the scan)."""
 
 _GAMES: dict[str, Game[Any]] = {}
 """name -> game object, filled by :func:`_scan` (tests may add a game of their own)."""
@@ -38,10 +35,10 @@ def _scan() -> dict[str, Game[Any]]:
     global _scanned  # noqa: PLW0603 - the registry is a process-wide cache by design
     if not _scanned:
         found: dict[str, Game[Any]] = {}
-        for module in pkgutil.iter_modules(engine.__path__):
-            if module.ispkg or module.name in _NOT_GAMES or module.name.startswith("_"):
+        for module in pkgutil.iter_modules(engine.games.__path__):
+            if not module.ispkg or module.name.startswith("_"):
                 continue
-            game = getattr(importlib.import_module(f"engine.{module.name}"), "GAME", None)
+            game = getattr(importlib.import_module(f"engine.games.{module.name}"), "GAME", None)
             if isinstance(game, Game):
                 found[game.name] = game
         for game in sorted(found.values(), key=lambda game: game.title.lower()):

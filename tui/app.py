@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from net.client import Client
     from net.discovery import HostEvent
     from net.messages import Joined
-    from tui.games.katootsie import KatootsieTable
+    from tui.games.katootsie.screen import KatootsieTable
     from tui.hosting import EmbeddedHost
     from tui.screens.dialogs import NewTable
     from tui.screens.table import TableScreen

@@ -36,12 +36,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import registry
-from engine.blackcat import BlackCat, BlackCatState
-from engine.blackcat_scoring import card_label
-from engine.catchy import Catchy, CatchyState
 from engine.core import Event, Game, InvalidOptions, Option, Rng, Seat, clone
-from engine.kitten import Kitten, KittenState
-from engine.kitten_cards import card_name as kitten_card_name
+from engine.games.blackcat.rules import BlackCat, BlackCatState
+from engine.games.blackcat.scoring import card_label
+from engine.games.catchy.rules import Catchy, CatchyState
+from engine.games.kitten.cards import card_name as kitten_card_name
+from engine.games.kitten.rules import Kitten, KittenState
 from tests.contract import (
     JUNK,
     Playout,

@@ -374,7 +374,7 @@ def test_takeover_in_range_is_kept(takeover: float) -> None:
 async def test_attack_a_fixed_deck_is_refused_unless_allowed_and_then_shown(
     tmp_path: Path,
 ) -> None:
-    from engine.catchy import ALL_CARDS
+    from engine.games.catchy.rules import ALL_CARDS
 
     options: dict[str, Any] = {"deck": list(ALL_CARDS)}
     async with running_host(tmp_path) as host:

@@ -18,7 +18,7 @@ import pytest
 
 from engine import registry
 from engine.core import IllegalAction, NotYourTurn, Option, Rng, StaleReveal
-from engine.kiitos import NotAWord
+from engine.games.kiitos.rules import NotAWord
 from net.host import protocol_code
 from net.messages import ERRORS, CreateTable, ListTables
 from tests.net.hosting import RawClient, running_host

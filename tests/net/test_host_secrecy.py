@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from engine.catchy import card_name
+from engine.games.catchy.rules import card_name
 from net.messages import Act, Join
 from tests.net.hosting import RawClient, running_host
 from tests.secrecy import mentions

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from engine import katootsie
-from engine import katootsie_answers as answers
+from engine.games.katootsie import answers
+from engine.games.katootsie import rules as katootsie
 from net.arbiter import NO_LAG, Accepted, Arbiter, RefusalReason
 from net.messages import Act, Join, Pong, Typing
 from net.realtime import Referee

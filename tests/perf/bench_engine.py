@@ -175,7 +175,7 @@ def rss():
         return int(statm.read().split()[1]) * resource.getpagesize()
 before = rss()
 started = time.perf_counter()
-from engine.kiitos_words import dictionary
+from engine.games.kiitos.words import dictionary
 words = dictionary()
 load = time.perf_counter() - started
 probe = ['website', 'xyzzyq', 'neighbourhood', 'aardvark', 'zymurgy', 'cats']

@@ -218,9 +218,9 @@ async def table_on_screen(pilot: Any, screen_type: type[T]) -> T:
 
 async def key_play(count: int, config_dir: Path) -> list[float]:
     """Play cards by key in real games (new game when one ends) and time each play."""
-    from engine.catchy import STARTING
+    from engine.games.catchy.rules import STARTING
     from tui.app import ClowderApp, PlayRequest
-    from tui.games.catchy import CatchyTable
+    from tui.games.catchy.screen import CatchyTable
 
     samples: list[float] = []
     while len(samples) < count:
@@ -266,7 +266,7 @@ async def key_play(count: int, config_dir: Path) -> list[float]:
 async def blackcat_grabs(count: int, config_dir: Path) -> tuple[list[float], list[float]]:
     """Grab cards by key at real Black Cat tables: (key -> ruling drawn, arrival -> drawn stamp)."""
     from tui.app import ClowderApp, PlayRequest
-    from tui.games.blackcat import BlackCatTable
+    from tui.games.blackcat.screen import BlackCatTable
 
     grabs: list[float] = []
     stamps: list[float] = []

@@ -6,11 +6,11 @@ from typing import Any, ClassVar
 
 from textual.app import App
 
-from engine import blackcat
-from engine.blackcat_scoring import full_deck
 from engine.bots import make_bot
-from engine.catchy import GAME
-from tui.games.catchy import CatchyTable
+from engine.games.blackcat import rules as blackcat
+from engine.games.blackcat.scoring import full_deck
+from engine.games.catchy.rules import GAME
+from tui.games.catchy.screen import CatchyTable
 from tui.screens.lobby import HostEntry, LobbyScreen
 from tui.screens.table import ClaimStamps, TableScreen
 from tui.styles import TCSS_DIR

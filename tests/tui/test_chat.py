@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
+from tests.tui.games.kiitos.test_table import BIRD, kiitos_view
 from tests.tui.harness import TableHarness, catchy_view
-from tests.tui.test_kiitos_table import BIRD, kiitos_view
-from tui.games.kiitos import KiitosTable
+from tui.games.kiitos.screen import KiitosTable
 from tui.screens.table import TableScreen
 from tui.widgets.chat import CHAT_STYLE, ChatLine, chat_text
 from tui.widgets.log import GameLog
@@ -83,8 +83,8 @@ async def test_at_kiitos_t_types_the_word_and_ctrl_t_opens_the_chat() -> None:
 
 
 async def test_at_katootsie_letters_stay_in_the_answer_and_ctrl_t_chats() -> None:
-    from tests.tui.test_katootsie_table import letter_open
-    from tui.games.katootsie import KatootsieTable
+    from tests.tui.games.katootsie.test_table import letter_open
+    from tui.games.katootsie.screen import KatootsieTable
 
     view = letter_open().view(0)
     app = ChatHarness(view, presence=[], screen=KatootsieTable)
@@ -103,7 +103,7 @@ async def test_through_the_real_app_and_host_the_line_comes_back_into_the_log(
     tmp_path: Any,
 ) -> None:
     from tests.tui.solo import solo_app, table_of
-    from tui.games.catchy import CatchyTable
+    from tui.games.catchy.screen import CatchyTable
 
     app = solo_app(tmp_path, "catchy")
     async with app.run_test(size=SIZE) as pilot:

@@ -53,7 +53,7 @@ async def test_the_app_makes_a_key_once_and_hosts_know_the_player_by_its_hash(
     tmp_path: Path,
 ) -> None:
     from tests.tui.solo import solo_app, table_of
-    from tui.games.catchy import CatchyTable
+    from tui.games.catchy.screen import CatchyTable
 
     app = solo_app(tmp_path, "catchy")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -20,11 +20,11 @@ from tests.toy_game import CARDS, GAME, ToyGame, ToyState, registered
 from tests.tui.harness import TableHarness
 from tui.app import ClowderApp, PlayRequest
 from tui.games import has_screen, own_screens, screen_class
-from tui.games.blackcat import BlackCatTable
-from tui.games.catchy import CatchyTable
-from tui.games.katootsie import KatootsieTable
-from tui.games.kiitos import KiitosTable
-from tui.games.kitten import KittenTable
+from tui.games.blackcat.screen import BlackCatTable
+from tui.games.catchy.screen import CatchyTable
+from tui.games.katootsie.screen import KatootsieTable
+from tui.games.kiitos.screen import KiitosTable
+from tui.games.kitten.screen import KittenTable
 from tui.screens.generic import GenericTable, RealtimeGenericTable, action_label, field_lines
 from tui.screens.info import InfoScreen
 from tui.screens.realtime import RealtimeTable

@@ -21,8 +21,8 @@ from net.discovery import ChangeKind, HostEvent, HostInfo, TableSummary
 from net.host import Host
 from tests.tui.harness import LobbyHarness
 from tui.app import ClowderApp
-from tui.games.blackcat import BlackCatTable
-from tui.games.catchy import CatchyTable
+from tui.games.blackcat.screen import BlackCatTable
+from tui.games.catchy.screen import CatchyTable
 from tui.screens.dialogs import CreateDialog, NewTable
 from tui.screens.lobby import LobbyScreen
 

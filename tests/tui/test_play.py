@@ -12,9 +12,9 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from engine.catchy import STARTING
+from engine.games.catchy.rules import STARTING
 from tests.tui.solo import answered, solo_app, table_of
-from tui.games.catchy import CatchyTable
+from tui.games.catchy.screen import CatchyTable
 from tui.screens.results import ResultsScreen
 
 MAX_KEYS = 600

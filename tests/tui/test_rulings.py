@@ -3,7 +3,7 @@
 The events fed here come from :mod:`net.realtime` itself (a referee deciding
 claims with explicit times), so the words are tested against what a host
 really sends, not against hand-made dictionaries. Black Cat's screen says
-what a ruling means in its words (:func:`tui.games.blackcat.ruled`); the
+what a ruling means in its words (:func:`tui.games.blackcat.screen.ruled`); the
 history itself is the shared real-time base's.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.core import visible_events
 from net.realtime import UNMEASURED, Referee
-from tui.games.blackcat import ruled as blackcat_words
+from tui.games.blackcat.screen import ruled as blackcat_words
 from tui.widgets.rulings import Award, RulingHistory, ms
 
 MS = 1_000_000

@@ -19,7 +19,7 @@ from textual.widgets import DataTable
 from net.client import Client
 from net.host import Host
 from tui.app import ClowderApp
-from tui.games.catchy import CatchyTable
+from tui.games.catchy.screen import CatchyTable
 from tui.screens.leave import LeaveDialog
 from tui.screens.lobby import table_row
 from tui.seats import HeldSeat, SeatStore

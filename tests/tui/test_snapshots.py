@@ -10,6 +10,9 @@ from typing import Any
 
 from tests.toy_game import GAME as TOY
 from tests.toy_game import registered
+from tests.tui.games.katootsie.test_table import katootsie_snapshot_view
+from tests.tui.games.kiitos.test_table import kiitos_view
+from tests.tui.games.kitten.test_table import DAN_BIDS, kitten_view
 from tests.tui.harness import (
     BLACKCAT_PLAYERS,
     LobbyHarness,
@@ -17,14 +20,11 @@ from tests.tui.harness import (
     blackcat_view,
     catchy_view,
 )
-from tests.tui.test_katootsie_table import katootsie_snapshot_view
-from tests.tui.test_kiitos_table import kiitos_view
-from tests.tui.test_kitten_table import DAN_BIDS, kitten_view
 from tui.games import screen_class
-from tui.games.blackcat import BlackCatTable
-from tui.games.katootsie import KatootsieTable
-from tui.games.kiitos import KiitosTable
-from tui.games.kitten import KittenTable
+from tui.games.blackcat.screen import BlackCatTable
+from tui.games.katootsie.screen import KatootsieTable
+from tui.games.kiitos.screen import KiitosTable
+from tui.games.kitten.screen import KittenTable
 
 SIZE = (80, 24)
 
@@ -70,7 +70,7 @@ def test_kiitos_snapshot_four_players_a_word_typed(snap_compare: Any) -> None:
     app = TableHarness(kiitos_view(said, seat=2), presence=[], screen=KiitosTable)
 
     async def type_a_word(pilot: Any) -> None:
-        from engine.kiitos_words import dictionary
+        from engine.games.kiitos.words import dictionary
 
         table = app.table
         assert isinstance(table, KiitosTable)

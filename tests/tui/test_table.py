@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.tui.harness import TableHarness, catchy_view
-from tui.games.catchy import CourseTrack, face
+from tui.games.catchy.screen import CourseTrack, face
 from tui.screens.rules import RulesScreen
 from tui.widgets.cards import card_lines
 from tui.widgets.hand import Hand
@@ -162,8 +162,8 @@ async def test_the_footer_offers_play_keys_only_to_a_seated_player_in_a_game_on(
 def test_the_trick_summary_reads_naturally() -> None:
     from typing import cast
 
-    from engine.catchy import CatchyView
-    from tui.games.catchy import trick_summary
+    from engine.games.catchy.rules import CatchyView
+    from tui.games.catchy.screen import trick_summary
 
     view = cast(CatchyView, catchy_view(1))
     flipped = {"winner": 1, "side": "red", "flipped": True, "toward": 0}

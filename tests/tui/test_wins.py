@@ -10,7 +10,7 @@ import pytest
 from textual.widgets import Static
 
 from engine.bots import make_bot
-from engine.catchy import GAME
+from engine.games.catchy.rules import GAME
 from net.client import Client
 from net.scoreboard import wins_line
 from tests.net.hosting import running_host

@@ -1,7 +1,7 @@
 """``--bot-reaction S``: how fast bots react at real-time tables, for every command.
 
 Bots' reaction times are drawn around a typical figure with jitter, and are
-longer for cards they only half want (:mod:`engine.bots.blackcat`). This
+longer for cards they only half want (:mod:`engine.games.blackcat.bot`). This
 option moves the typical figure: the host (or the network bot) multiplies
 every drawn reaction by ``S / default``. Beginners may want 1.5; a quick
 table 0.5. Turn-based games ignore it.

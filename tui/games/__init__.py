@@ -1,10 +1,10 @@
 """Each game's table screen, found by the engine's game name.
 
-Nothing here lists the games. Every module of this package that defines a
+Nothing here lists the games. Each game's screen is the
 :class:`~tui.screens.table.TableScreen` subclass with its own ``game``
-(``game = "catchy"``) holds that game's screen; adding a screen is adding
-its module. The package is scanned once, on first use, as
-:mod:`engine.registry` scans the engine.
+(``game = "catchy"``) in ``tui/games/<game>/screen.py``, beside its
+stylesheet; adding a screen is adding that folder. The package is scanned
+once, on first use, as :mod:`engine.registry` scans ``engine/games/``.
 
 A registered game without a screen of its own is drawn by the generic table
 (:mod:`tui.screens.generic`): its view's fields and its legal actions as a
@@ -35,7 +35,14 @@ def _scan() -> dict[str, type[TableScreen[Any]]]:
     global _scanned  # noqa: PLW0603 - a process-wide cache, like engine.registry's
     if not _scanned:
         for info in pkgutil.iter_modules(__path__):
-            module = importlib.import_module(f"{__name__}.{info.name}")
+            if not info.ispkg or info.name.startswith("_"):
+                continue
+            try:
+                module = importlib.import_module(f"{__name__}.{info.name}.screen")
+            except ModuleNotFoundError as error:
+                if error.name != f"{__name__}.{info.name}.screen":
+                    raise
+                continue  # a folder without a screen (yet): the generic table draws it
             for value in vars(module).values():
                 if (
                     isinstance(value, type)

@@ -1,0 +1,185 @@
+"""A Black Cat bot: grabs the cards that score for it, calls the end when it is ahead.
+
+Black Cat is played in real time, so a bot is two things: a choice (which
+pile, or call, or leave the card) made by the pure :meth:`BlackCatBot.choose`,
+and a human-like delay before the claim reaches the table. The bot does not
+sleep; after each decision it sets :attr:`BlackCatBot.reaction_s`, and the
+network layer waits that long before submitting the claim (a bot that acted
+instantly would win every grab). The delay has seeded jitter, and it is
+longer when the bot is only half-interested, so a player who really wants the
+card usually gets it first.
+
+How it chooses, from the view alone (it never sees the deck). A call is
+legal only once the game has stalled (the top card lay untaken for the
+table's stall time, :data:`engine.games.blackcat.rules.STALL_SECONDS`), so the bot
+considers calling only then, and only while it leads:
+
+1. Ahead by :attr:`call_margin` or more: call the end.
+2. The top card scores in one of its piles: take it into the pile where it
+   scores most (counting what the pile's new last card promises, below).
+3. The game stalls (the card scores nothing for the bot and at most
+   :attr:`quiet_gain` for anyone else) while the bot is ahead by enough for
+   what is left: call. "Enough" shrinks with the deck, from
+   :attr:`call_margin` at the start to 1 point at the end.
+4. Otherwise take it where it does the most good, or, when it only spoils the
+   bot's piles and the bot is behind, leave it (``None``) for someone else.
+
+"What a pile promises" is the expected score of the next card put on it,
+averaged over the cards nobody has seen yet (the full deck minus every pile
+and the top card): a 3 on top of a pile waits for a 7 or a Queen.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from engine.bots import DEFAULT_REACTION_S
+from engine.core import Rng
+from engine.games.blackcat.scoring import full_deck, is_black, score_pile
+
+DEFAULT_JITTER_S = 0.25
+MIN_REACTION_S = 0.2
+"""No human reacts faster than this; the arbiter refuses claims below its own bound."""
+
+RELUCTANT_FACTOR = 3.0
+"""How much slower the bot is to take a card it does not really want."""
+
+CALL_FACTOR = 1.5
+"""Saying the rhyme takes longer than grabbing a card."""
+
+POTENTIAL_WEIGHT = 0.5
+"""How much a pile's promise counts against points scored now (the next card may go elsewhere)."""
+
+
+def _card_class(code: str) -> str:
+    """One representative per (rank, colour): suits matter to scoring only through colour."""
+    return code[0] + ("S" if is_black(code) else "H")
+
+
+class BlackCatBot:
+    """Takes scoring cards into its best pile and calls the end when ahead."""
+
+    def __init__(
+        self,
+        rng: Rng,
+        *,
+        reaction_s: float = DEFAULT_REACTION_S,
+        jitter_s: float = DEFAULT_JITTER_S,
+        call_margin: int = 12,
+        quiet_gain: int = 1,
+    ) -> None:
+        if reaction_s < MIN_REACTION_S:
+            raise ValueError(f"A reaction time is at least {MIN_REACTION_S} s, not {reaction_s}")
+        if jitter_s < 0:
+            raise ValueError(f"Jitter is not negative, not {jitter_s}")
+        self.rng = rng
+        self.base_reaction_s = reaction_s
+        self.jitter_s = jitter_s
+        self.call_margin = call_margin
+        self.quiet_gain = quiet_gain
+        self.reaction_s = reaction_s
+        """Seconds the network layer should wait before submitting the last choice."""
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        """A take into the better pile, a call, or ``None`` to leave the card to others."""
+        legal: list[dict[str, Any]] = view.get("legal") or []
+        seat = view.get("seat")
+        top = view.get("top")
+        if not legal or seat is None or top is None:
+            return None
+        variants = view.get("variants") or {}
+        lucky = bool(variants.get("lucky_tom"))
+        music = bool(variants.get("music_of_the_night"))
+        scores: list[int] = view["scores"]
+        others = [score for other, score in enumerate(scores) if other != seat]
+        lead = scores[seat] - max(others)
+        takes = [action for action in legal if action["type"] == "take"]
+        call = next((action for action in legal if action["type"] == "call"), None)
+        if lead <= 0:
+            call = None  # the bot calls only when it believes it leads
+
+        if call is not None and lead >= self.call_margin:
+            return self._decide(call, CALL_FACTOR)
+
+        piles: list[list[list[str]]] = [
+            [pile["cards"] for pile in seat_piles] for seat_piles in view["piles"]
+        ]
+        unseen = self._unseen(view, piles, top)
+        mine = piles[seat]
+        gains = [self._gain(pile, top, lucky, music) for pile in mine]
+        values = [
+            gain + POTENTIAL_WEIGHT * self._promise_change(pile, top, unseen, lucky, music)
+            for gain, pile in zip(gains, mine, strict=True)
+        ]
+        best = self._best_pile(values, gains)
+        take = next((action for action in takes if action["pile"] == best), None)
+        if take is not None and gains[best] > 0:
+            return self._decide(take, 1.0)
+
+        if call is not None and lead >= max(1, self.call_margin * self._share_left(view)):
+            rival_gain = max(
+                self._gain(pile, top, lucky, music)
+                for other, seat_piles in enumerate(piles)
+                if other != seat
+                for pile in seat_piles
+            )
+            if rival_gain <= self.quiet_gain:
+                return self._decide(call, CALL_FACTOR)
+
+        if take is None or (values[best] < 0 and lead < 0):
+            return None
+        return self._decide(take, 1.0 if values[best] > 0 else RELUCTANT_FACTOR)
+
+    # Helpers -----------------------------------------------------------------
+
+    def _decide(self, action: dict[str, Any], factor: float) -> dict[str, Any]:
+        """Return ``action`` after drawing this decision's reaction time."""
+        spread = (self.rng.random() + self.rng.random() - 1.0) * self.jitter_s
+        self.reaction_s = max(MIN_REACTION_S, self.base_reaction_s * factor + spread)
+        return action
+
+    def _best_pile(self, values: Sequence[float], gains: Sequence[int]) -> int:
+        """The pile with the best value (points now break ties, then a coin)."""
+        ranked = sorted(range(len(values)), key=lambda i: (values[i], gains[i]), reverse=True)
+        top = [i for i in ranked if (values[i], gains[i]) == (values[ranked[0]], gains[ranked[0]])]
+        chosen: int = self.rng.choice(top)
+        return chosen
+
+    @staticmethod
+    def _share_left(view: dict[str, Any]) -> float:
+        """The part of the deck still to come (1.0 at the start, near 0 at the end)."""
+        return int(view.get("deck_left", 0)) / max(1, int(view.get("deck_size", 52)))
+
+    @staticmethod
+    def _unseen(view: dict[str, Any], piles: list[list[list[str]]], top: str) -> Counter[str]:
+        """Card classes nobody has seen yet: the deck minus every pile and the top card."""
+        decks = max(1, int(view.get("deck_size", 52)) // 52)
+        unseen = Counter(_card_class(card) for card in full_deck(decks))
+        seen = [card for seat_piles in piles for pile in seat_piles for card in pile]
+        unseen.subtract(_card_class(card) for card in [*seen, top])
+        return +unseen
+
+    @staticmethod
+    def _gain(pile: list[str], card: str, lucky: bool, music: bool) -> int:
+        before = score_pile(pile, lucky_tom=lucky, music_of_the_night=music).total
+        after = score_pile([*pile, card], lucky_tom=lucky, music_of_the_night=music).total
+        return after - before
+
+    def _promise(self, pile: list[str], unseen: Counter[str], lucky: bool, music: bool) -> float:
+        """The expected points of one more unseen card on ``pile``."""
+        count = sum(unseen.values())
+        if count == 0:
+            return 0.0
+        total = sum(
+            weight * self._gain(pile, card, lucky, music) for card, weight in unseen.items()
+        )
+        return total / count
+
+    def _promise_change(
+        self, pile: list[str], card: str, unseen: Counter[str], lucky: bool, music: bool
+    ) -> float:
+        return self._promise([*pile, card], unseen, lucky, music) - self._promise(
+            pile, unseen, lucky, music
+        )

@@ -1,0 +1,316 @@
+"""The Kitten Me! table driven with fixed views: what it shows and the moves its keys send."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console, RenderableType
+
+from engine.bots import make_bot
+from engine.games.kitten.cards import GO_FISH, SKIP, deck
+from engine.games.kitten.rules import CHALLENGE, GAME, PURRFECT, KittenView
+from tests.tui.harness import TableHarness
+from tui.games.kitten.screen import KittenTable, RevealScreen
+from tui.screens.results import ResultsScreen
+from tui.widgets.prompt import PromptLine
+
+SIZE = (80, 24)
+PLAYERS = ["Ann", "Bea", "Cy", "Dan"]
+ANN = ["hat-red-1", "bowtie-blue-2", "wild-1", "skip", "go-fish"]
+BEA = ["hat-green-3", "cant-see-me", "wild-2", "hat-blue-2", "bowtie-red-1"]
+CY = ["bowtie-red-3", "draw-3", "glasses-green-1", "hat-blue-3", "glasses-blue-1"]
+DAN = ["hat-blue-1", "glasses-blue-1", "glasses-blue-2", "double-trouble", "hang-in-there"]
+FLIP = "hat-red-2"
+
+
+def fixed_deck(hands: list[list[str]], flip: str = FLIP, deck_set: str = "deluxe") -> list[str]:
+    """A whole deck, top first, that deals ``hands`` in seat order with ``flip`` on top after."""
+    rest = deck(deck_set)
+    for code in [card for hand in hands for card in hand] + [flip]:
+        rest.remove(code)
+    return [card for hand in hands for card in hand] + [flip] + rest
+
+
+def kitten_view(
+    actions: list[dict[str, Any]] = (),  # type: ignore[assignment]
+    seat: int | None = 0,
+    players: list[str] | None = None,
+    hands: list[list[str]] | None = None,
+    **options: Any,
+) -> dict[str, Any]:
+    """The view for ``seat`` after ``actions`` (each by whoever's turn it is) from a fixed deal.
+
+    Seed 7 makes Dan (seat 3) the first dealer with four players: he opens, Ann answers.
+    """
+    names = players or PLAYERS
+    opts: dict[str, Any] = {"deck_set": "deluxe", "purrfect": True, **options}
+    if players is None or hands is not None:
+        opts.setdefault("deck", fixed_deck(hands or [ANN, BEA, CY, DAN]))
+    state = GAME.new_game(names, 7, opts)
+    for action in actions:
+        state, _ = GAME.apply(state, state.turn, action, 0.0)
+    view: dict[str, Any] = GAME.view(state, seat)
+    return view
+
+
+def harness(view: dict[str, Any]) -> TableHarness:
+    return TableHarness(view, presence=[], screen=KittenTable)
+
+
+def played_out(players: int = 3, seed: int = 5) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A whole game between plain bots: Ann's final view, and Ann's views at each new reveal."""
+    state = GAME.new_game(PLAYERS[:players], seed, {})
+    bots = [make_bot("kitten", "plain", seat) for seat in range(players)]
+    reveals = []
+    while GAME.outcome(state) is None:
+        seat = state.turn
+        action = bots[seat].choose(GAME.view(state, seat))
+        assert action is not None
+        state, _ = GAME.apply(state, seat, action, 0.0)
+        if action["type"] in (CHALLENGE, PURRFECT):
+            reveals.append(GAME.view(state, 0))
+    final: dict[str, Any] = GAME.view(state, 0)
+    return final, reveals
+
+
+def text_of(widget: object) -> str:
+    return str(widget.render())  # type: ignore[attr-defined]
+
+
+def plain(renderable: RenderableType, width: int = 76) -> str:
+    """A rich renderable as the plain text it shows at ``width`` cells."""
+    console = Console(width=width, record=True, file=io.StringIO())
+    console.print(renderable)
+    return console.export_text()
+
+
+def prompt(app: TableHarness) -> str:
+    return text_of(app.table.query_one(PromptLine))
+
+
+def footer_keys(app: TableHarness) -> set[str]:
+    """The keys the footer offers now."""
+    return {binding.key for _, binding, enabled, _ in app.table.active_bindings.values() if enabled}
+
+
+DAN_BIDS = [{"type": "bid", "count": 3, "thing": "blue"}]
+
+
+def test_the_view_has_exactly_the_keys_kitten_view_names() -> None:
+    assert set(kitten_view()) == set(KittenView.__annotations__)
+
+
+async def test_a_bid_by_keys_starts_at_the_lowest_legal_count_and_sends_the_bid() -> None:
+    app = harness(kitten_view(DAN_BIDS))
+    async with app.run_test(size=SIZE) as pilot:
+        assert "Beat Dan's 3 blue?" in prompt(app)
+        await pilot.press("b")
+        table = app.table
+        assert isinstance(table, KittenTable)
+        assert (table.mode, table.count) == ("bid", 4)
+        assert table.thing == "bowtie"  # what Ann's hand adds most to (Blue Bow x2 + Wild)
+        assert "4 bow ties" in text_of(table.query_one("#bar"))
+        await pilot.press("up", "up", "down")
+        assert table.count == 5
+        await pilot.press("down", "down", "down")
+        assert table.count == 4  # never below the lowest legal bid
+        await pilot.press("right", "5")
+        assert table.thing == "red"
+        await pilot.press("enter")
+        assert app.actions == [{"type": "bid", "count": 4, "thing": "red"}]
+        assert table.mode == ""
+
+
+async def test_a_number_key_opens_the_bar_on_that_thing_and_escape_closes_it() -> None:
+    app = harness(kitten_view(DAN_BIDS))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("4")
+        assert app.table.query_one("#bar").display
+        assert "4 blue" in text_of(app.table.query_one("#bar"))
+        await pilot.press("escape")
+        assert not app.table.query_one("#bar").display
+        await pilot.press("up", "left", "enter")
+        assert app.actions == [{"type": "bid", "count": 4, "thing": "hat"}]
+
+
+async def test_c_challenges_the_standing_bid() -> None:
+    app = harness(kitten_view(DAN_BIDS))
+    async with app.run_test(size=SIZE) as pilot:
+        assert {"c", "p", "s", "g"} <= footer_keys(app)
+        await pilot.press("c")
+        assert app.actions == [{"type": CHALLENGE}]
+        await pilot.press("p")
+        assert app.actions[-1] == {"type": PURRFECT}
+
+
+async def test_special_cards_from_the_hand_skip_and_go_fish_with_its_player_and_thing() -> None:
+    app = harness(kitten_view(DAN_BIDS))
+    async with app.run_test(size=SIZE) as pilot:
+        hand = text_of(app.table.query_one("#hand"))
+        assert "SKIP" in hand and "FISH" in hand and "WILD" in hand and "Blue" in hand
+        assert "d" not in footer_keys(app)  # Ann holds no Draw 3
+        await pilot.press("s")
+        assert app.actions == [{"type": "play", "card": SKIP}]
+        await pilot.press("g")
+        assert "Go Fish" in text_of(app.table.query_one("#bar"))
+        await pilot.press("down", "5", "enter")
+        assert app.actions[-1] == {"type": "play", "card": GO_FISH, "target": 2, "thing": "red"}
+
+
+async def test_keys_for_moves_that_are_not_legal_say_why_and_send_nothing() -> None:
+    app = harness(kitten_view(DAN_BIDS))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("d")
+        assert "You do not hold a Draw 3" in prompt(app)
+    app = harness(kitten_view(DAN_BIDS, seat=1))
+    async with app.run_test(size=SIZE) as pilot:
+        assert "c" not in footer_keys(app) and "b" not in footer_keys(app)
+        await pilot.press("c", "b")
+        assert "It is Ann's turn" in prompt(app)
+    app = harness(kitten_view(seat=3))  # Dan deals: the round opens with a bid
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        assert "There is no bid to call yet" in prompt(app)
+    app = harness(kitten_view(DAN_BIDS, purrfect=False))
+    async with app.run_test(size=SIZE) as pilot:
+        assert "p" not in footer_keys(app)
+        await pilot.press("p")
+        assert "does not play Purrfect" in prompt(app)
+    assert app.actions == []
+
+
+async def test_your_own_bid_back_to_you_must_be_raised() -> None:
+    # Two players, seed 7: Bea deals and bids, Ann plays Skip, the bid comes back to Bea.
+    view = kitten_view(
+        [{"type": "bid", "count": 2, "thing": "hat"}, {"type": "play", "card": SKIP}],
+        seat=1,
+        players=["Ann", "Bea"],
+        hands=[ANN, BEA],
+    )
+    assert view["must_bid"]
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        assert "make a new bid" in prompt(app)
+        assert "c" not in footer_keys(app)
+        await pilot.press("c")
+        assert "That is your own bid: make a new bid" in prompt(app)
+        await pilot.press("b", "enter")
+        assert app.actions == [{"type": "bid", "count": 3, "thing": "hat"}]
+
+
+async def test_a_spectator_sees_counts_but_no_hand_and_cannot_bid() -> None:
+    app = harness(kitten_view(DAN_BIDS, seat=None))
+    async with app.run_test(size=SIZE) as pilot:
+        assert not app.table.query_one("#hand").display
+        assert "watching" in text_of(app.table.query_one("#title"))
+        players = text_of(app.table.query_one("#players"))
+        assert all(name in players for name in PLAYERS)
+        await pilot.press("b", "4", "enter", "c")
+        assert app.actions == []
+        assert "only players" in prompt(app)
+
+
+async def test_a_call_opens_the_full_reveal_until_a_key_and_v_shows_it_again() -> None:
+    app = harness(kitten_view(DAN_BIDS))
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        table.view = kitten_view([*DAN_BIDS, {"type": CHALLENGE}])
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, RevealScreen)
+        body = plain(screen.body)
+        for words in (
+            "Dan flips",
+            "Red Hat\u00d72",
+            "4\u00d72 = 8",  # Dan's blue doubled
+            "0 (Can't See Me)",  # Bea's Blue Hat x2 and Wild x2 count for nothing
+            "15 is at least 3: the bid holds.",
+            "You lose a card (the bid held).",
+            "Dan gains a card (Hang In There).",
+        ):
+            assert words in body, words
+        assert "You called" in text_of(screen.query_one("#reveal-title"))
+        await pilot.press("x")
+        assert app.screen is table
+        assert "15: you -1, Dan +1" in text_of(table.query_one("#last-call"))
+        await pilot.press("v")
+        assert isinstance(app.screen, RevealScreen)
+        await pilot.press("enter")
+        assert app.screen is table and app.actions == []
+
+
+async def test_ten_players_fit_80x24() -> None:
+    names = [f"Player{n}" for n in range(10)]
+    app = harness(kitten_view(players=names, seat=4))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.table
+        players = table.query_one("#players")
+        assert all(name in text_of(players) for name in names)
+        assert players.region.bottom <= table.query_one(PromptLine).region.y
+        assert table.query_one("#log").region.height >= 3
+        hand = table.query_one("#hand")
+        assert hand.region.bottom <= table.query_one(PromptLine).region.y
+        assert text_of(hand).count("╭") == 3  # three cards each at 7+ players
+
+
+async def test_the_results_say_who_won_and_who_went_out_in_order() -> None:
+    final, reveals = played_out()
+    app = harness(reveals[0])
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        for view in reveals[1:]:
+            if not view["last_reveal"]["out"]:
+                continue  # only the calls that put a player out matter here
+            table.view = view
+            await pilot.pause()
+            if isinstance(app.screen, RevealScreen):
+                await pilot.press("space")
+        await pilot.pause()
+        if isinstance(app.screen, RevealScreen):
+            await pilot.press("space")  # the last reveal first, then the results
+        await pilot.pause()
+        assert isinstance(app.screen, ResultsScreen)
+        lines = app.screen.lines
+        winner = final["players"][final["outcome"]["winners"][0]]
+        assert any(winner in line and "last player with cards" in line for line in lines)
+        out = [line for line in lines if line.startswith("  1.") or line.startswith("  2.")]
+        assert len(out) == 2
+        order = [seat for view in reveals for seat in view["last_reveal"]["out"]]
+        assert all(final["players"][seat] in line for seat, line in zip(order, out, strict=True))
+
+
+async def test_calls_that_come_while_a_reveal_is_open_wait_their_turn() -> None:
+    _, reveals = played_out()
+    app = harness(reveals[0])
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        table.view = reveals[1]
+        table.view = reveals[2]
+        await pilot.pause()
+        first = app.screen
+        assert isinstance(first, RevealScreen)
+        assert first.heading.startswith(f"Round {reveals[1]['last_reveal']['round']}:")
+        await pilot.press("space")
+        second = app.screen
+        assert isinstance(second, RevealScreen) and second is not first
+        assert second.heading.startswith(f"Round {reveals[2]['last_reveal']['round']}:")
+        await pilot.press("space")
+        assert app.screen is table
+
+
+async def test_the_player_out_on_the_last_call_is_told_so_not_shown_old_cards() -> None:
+    """No deal follows the last call, so its loser still holds that round's cards."""
+    state = GAME.new_game(PLAYERS[:3], 5, {})
+    bots = [make_bot("kitten", "plain", seat) for seat in range(3)]
+    while GAME.outcome(state) is None:
+        action = bots[state.turn].choose(GAME.view(state, state.turn))
+        assert action is not None
+        state, _ = GAME.apply(state, state.turn, action, 0.0)
+    views = [GAME.view(state, seat) for seat in range(3)]
+    (last_out,) = [view for view in views if view["seat"] in view["out"] and view["hand"]]
+    app = harness(last_out)
+    async with app.run_test(size=SIZE):
+        assert "You are out" in text_of(app.table.query_one("#hand-label"))
+        assert not app.table.query_one("#hand").display

@@ -1,0 +1,1 @@
+"""Black Cat's table screen (``screen.py``) and its stylesheet."""

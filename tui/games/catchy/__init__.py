@@ -1,0 +1,1 @@
+"""Catchy!'s table screen (``screen.py``) and its stylesheet."""

@@ -1,0 +1,518 @@
+"""The Catchy! table: the course and the cat, the trick, your hand, scores and log.
+
+Everything drawn comes from :meth:`engine.games.catchy.rules.Catchy.view` for this seat;
+the only rules knowledge here is how cards look and how to word prompts.
+Your end of the course is always on the left (spectators see seat 0 there).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePath
+from typing import Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from engine.games.catchy.rules import JOKER, STARTING, CatchyView, card_name, number
+from tui.screens.table import TableScreen
+from tui.styles import TCSS_DIR
+from tui.widgets.cards import CardArea, CardFace, blank_lines, card_lines, compact_backs, row
+from tui.widgets.hand import Hand
+from tui.widgets.log import GameLog
+from tui.widgets.look import component_classes, component_style
+from tui.widgets.prompt import PromptLine
+from tui.widgets.scores import Scoreboard, ScoreLine
+
+HERE = Path(__file__).resolve().parent
+"""This game's folder, where its stylesheet lives."""
+
+CAT_MARK = "^.^"
+"""Odd cards show a cat (it matters: two odd cards flip the cat)."""
+
+COLOURS = {"R": "red", "G": "green", "B": "blue"}
+"""Each suit's card look (:data:`~tui.widgets.cards.FACE_LOOKS`); the cat's sides too."""
+LOOKS = ("muted", "turn")
+"""The table's own looks (component classes ``catchy--NAME``): asides, and whose turn it is."""
+
+RULES = """
+Two players lure a fickle cat into their arms. Each round: three cards are
+dealt face down as the *course*, seven to each player. Whoever holds the
+**Starting card** swaps it for one course card (nobody else sees which) and
+leads the first trick. The cat starts in the centre, **red side up**.
+
+**A trick.** The leader plays a card, then the follower plays one. The
+follower must play the led colour if they can; the **Joker** may be played
+at any time.
+
+- Same colour: the higher number wins. Different colours: the leader wins.
+  With the Joker in the trick, the higher number wins whatever the colours.
+- Both cards odd (they show a cat, ^.^): the cat **flips** (red <-> blue).
+- Red side up: the cat moves one step **towards the winner**. Blue side up:
+  one step **towards the loser**. The player it moved towards leads next.
+- Joker with any 3: the cat flips but does not move; the same leader leads.
+
+**End of a round**: when the cat reaches a player's Arms, or after seven
+tricks. Cat in your Arms: 3 points. Closer to you: 2 points. In the centre:
+1 point each. **The game** ends when someone has 7 points; the higher score
+wins (7-7: both win).
+
+**Keys**: left/right or 1-7 pick a card, enter plays it; when you hold the
+Starting card, 1-3 (or s then 1-3) take that course card; r rules; q leaves.
+"""
+
+
+def face(card: str) -> CardFace:
+    """How a Catchy! card looks: ``R 3`` with a cat on odd numbers; the Joker in yellow."""
+    if card == JOKER:
+        return CardFace("JKR", "★3★", name="Joker", look="yellow")
+    if card == STARTING:
+        return CardFace("ST", "", name="Starting card", look="white")
+    if card == "?":
+        return CardFace("?", "", name="a face-down course card", look="back")
+    mark = CAT_MARK if number(card) % 2 else ""
+    return CardFace(
+        f"{card[0]} {card[1]}", mark, name=card_name(card), look=COLOURS.get(card[0], "")
+    )
+
+
+def others(view: CatchyView) -> int:
+    """The seat across the table from this view's seat (seat 1 for spectators)."""
+    seat = view["seat"]
+    return 1 if seat is None else 1 - int(seat)
+
+
+def who(view: CatchyView, seat: int | None) -> str:
+    """A seat's name, or ``you``."""
+    if seat is None:
+        return "nobody"
+    if seat == view["seat"]:
+        return "you"
+    players = view["players"]
+    return str(players[seat]) if seat < len(players) else f"seat {seat + 1}"
+
+
+class CourseTrack(CardArea):
+    """The course cards and the line the cat walks, your Arms on the left.
+
+    The cat shows the colour of its side up (the red and blue cards' looks);
+    while the Starting card is being swapped, the course cards are lit
+    (``course--swap``).
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {*CardArea.COMPONENT_CLASSES, "course--swap"}
+
+    DEFAULT_CSS = """
+    CourseTrack { height: 4; }
+    CourseTrack > .course--swap { color: $background; background: $text-warning; text-style: bold; }
+    """
+
+    view: reactive[CatchyView | None] = reactive(None, always_update=True)
+    swapping: reactive[bool] = reactive(False)
+
+    def render(self) -> Text:
+        view = self.view
+        if view is None:
+            return Text("")
+        look = self.card_look
+        out = Text("Course ", style="bold")
+        for index, card in enumerate(view["course"]):
+            style = look("back") if card == "?" else look("white")
+            if self.swapping:
+                style = component_style(self, "course--swap")
+            out.append(f"[{index + 1}:{'ST' if card == STARTING else '??'}]", style=style)
+            out.append(" ")
+        cat = view["cat"]
+        side = str(cat.get("side", "red"))
+        mood = look(side) if side in ("red", "blue") else Style(bold=True)
+        out.append(f"  cat: {side.upper()} side up", style=mood)
+        left_seat = view["seat"] or 0
+        right_seat = 1 - left_seat
+        arms = int(cat.get("arms", 3))
+        position = int(cat.get("position", 0))
+        shown = position if left_seat == 0 else -position
+        cells = 2 * arms + 1
+        cell = max(3, min(5, (self.size.width - 2) // cells)) if self.size.width else 5
+        left_label = f"◀ {who(view, left_seat)}'s arms".replace("you's", "your")
+        right_label = f"{who(view, right_seat)}'s arms ▶".replace("you's", "your")
+        span = cells * cell + 2
+        gap = max(1, span - len(left_label) - len(right_label))
+        out.append("\n" + left_label + " " * gap + right_label)
+        out.append("\n┃")
+        for place in range(-arms, arms + 1):
+            if place == shown:
+                content, style = "=^.^=", mood
+            elif abs(place) == arms:
+                content, style = "ARMS", Style(bold=True)
+            else:
+                content, style = ("◆" if place == 0 else "·"), look("muted")
+            out.append(content[:cell].center(cell), style=style)
+        out.append("┃")
+        steps = abs(position)
+        if steps == 0:
+            where = "the cat sits in the centre"
+        else:
+            toward = 0 if position < 0 else 1
+            place_word = "in" if steps >= arms else f"{steps} step{'s' if steps > 1 else ''} toward"
+            where = f"the cat is {place_word} {who(view, toward)}".replace("in you", "in your arms")
+            if steps >= arms and toward != view["seat"]:
+                where += "'s arms"
+        out.append("\n" + where, style=look("muted"))
+        return out
+
+
+class TrickArea(CardArea):
+    """The trick under way (or the last one, dimmed, with how it went)."""
+
+    DEFAULT_CSS = """
+    TrickArea { height: 5; }
+    """
+
+    view: reactive[CatchyView | None] = reactive(None, always_update=True)
+
+    def render(self) -> Text:
+        view = self.view
+        if view is None:
+            return Text("")
+        look = self.card_look
+        trick = view["trick"]
+        tricks = view["tricks"]
+        done = len(tricks)
+        total = view["tricks_per_round"]
+        if trick or not tricks:
+            leader = view["leader"]
+            title = Text(f"Trick {min(done + 1, total)} of {total}", style="bold")
+            if trick:
+                title.append(f" · {who(view, leader)} led".replace("you led", "you led"))
+            cards = [card_lines(face(card), look=look) for card in trick]
+            cards += [blank_lines(look) for _ in range(2 - len(trick))]
+            notes = ""
+        else:
+            last = tricks[-1]
+            title = Text(f"Trick {done} of {total} done", style="bold")
+            title.append(f" · {who(view, last['leader'])} led", style="")
+            cards = [card_lines(face(card), look=look) for card in last["cards"]]
+            notes = trick_summary(view, last)
+        body = row(cards)
+        out = title
+        out.append("\n")
+        lines = body.split("\n")
+        note_lines = wrap(notes, max(10, self.size.width - 13)) if notes else []
+        for index, line in enumerate(lines):
+            if index:
+                out.append("\n")
+            out.append_text(line)
+            if index < len(note_lines):
+                out.append("  " + note_lines[index], style="italic")
+        return out
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Greedy word wrap (no hyphenation)."""
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        if current and len(current) + 1 + len(word) > width:
+            lines.append(current)
+            current = word
+        else:
+            current = f"{current} {word}".strip()
+    if current:
+        lines.append(current)
+    return lines
+
+
+def trick_summary(view: CatchyView, trick: dict[str, Any]) -> str:
+    """``Tom won. Both odd: the cat flips to blue and moves toward you.``"""
+    parts = []
+    winner = trick.get("winner")
+    parts.append("Joker and 3: nobody won." if winner is None else f"{who(view, winner)} won.")
+    side = str(trick.get("side", "red")).lower()
+    toward = trick.get("toward")
+    moves = "stays put" if toward is None else f"moves toward {who(view, toward)}"
+    if trick.get("flipped"):
+        parts.append(f"Both odd: the cat flips to {side} and {moves}.")
+    else:
+        parts.append(f"The {side} cat {moves}.")
+    text = " ".join(parts)
+    return text[0].upper() + text[1:]
+
+
+class CatchyTable(TableScreen[CatchyView]):
+    """The Catchy! table for one seat (or a spectator)."""
+
+    CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", HERE / "catchy.tcss"]
+    COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("catchy", LOOKS)
+    look_prefix = "catchy"
+    look_names = LOOKS
+    DEFAULT_CSS = """
+    CatchyTable > .catchy--muted { color: $text-muted; }
+    CatchyTable > .catchy--turn { color: $text-warning; text-style: bold; }
+    """
+    """Here, not in ``catchy.tcss``: a screen's CSS file comes after its first view is drawn."""
+    game = "catchy"
+    rules_text = RULES
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "pick", key_display="←→"),
+        Binding("right", "move(1)", "pick", show=False),
+        Binding("enter", "play", "play"),
+        Binding("space", "play", "play", show=False),
+        Binding("1", "number(1)", "card", key_display="1-7"),
+        *(Binding(str(n), f"number({n})", "card", show=False) for n in range(2, 10)),
+        Binding("s", "swap", "swap"),
+        Binding("escape", "cancel", "cancel", show=False),
+    ]
+
+    swapping: reactive[bool] = reactive(False)
+    """After ``s``: the next number key names a course card."""
+
+    def compose_board(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="board"):
+                yield Static("", id="title")
+                yield Static("", id="opponent")
+                yield CourseTrack(id="track")
+                yield TrickArea(id="trick")
+                yield Static("", id="hand-label")
+                yield Hand(face, id="hand")
+            with Vertical(id="side"):
+                yield Scoreboard(id="scores")
+                yield Static("", id="last-round")
+                yield GameLog(id="log")
+
+    # Drawing -------------------------------------------------------------------
+
+    def show(self, view: CatchyView) -> None:
+        look = self.look
+        seat = view["seat"]
+        players = view["players"]
+        opponent = others(view)
+        turn = view["turn"]
+        phase = view["phase"]
+        title = Text(f"{self.game_title} · Round {view['round']}", style="bold")
+        if seat is None:
+            title.append(" · watching", style=look("muted"))
+        self.query_one("#title", Static).update(title)
+        counts = view["hand_counts"]
+        opponent_line = Text(players[opponent] if opponent < len(players) else "?", style="bold")
+        opponent_line.append("  ")
+        backs = compact_backs(
+            counts[opponent] if opponent < len(counts) else 0,
+            look=self.query_one(Hand).card_look,  # the same backs as every card drawn here
+        )
+        opponent_line.append_text(backs)
+        if turn == opponent:
+            opponent_line.append("  ◀ to play", style=look("turn"))
+        self.query_one("#opponent", Static).update(opponent_line)
+        self.query_one(CourseTrack).swapping = self.swapping
+        self.query_one(CourseTrack).view = view
+        self.query_one(TrickArea).view = view
+        hand = self.query_one(Hand)
+        own = view["hand"] or []
+        my_turn = seat is not None and turn == seat
+        unplayable = view["unplayable"]
+        dimmed = set(unplayable)
+        if STARTING in own:
+            dimmed.add(STARTING)
+        if seat is None:
+            # A spectator has no hand: the near seat's hand is its backs, like the far one's.
+            near = 1 - opponent
+            label = Text(players[near] if near < len(players) else "?", style="bold")
+            label.append("  ")
+            label.append_text(
+                compact_backs(counts[near] if near < len(counts) else 0, look=hand.card_look)
+            )
+            if turn == near:
+                label.append("  ◀ to play", style=look("turn"))
+        else:
+            label = Text("Your hand", style="bold")
+            if my_turn and phase == "play":
+                label.append("  ▶ your turn", style=look("turn"))
+        self.query_one("#hand-label", Static).update(label)
+        hand.dimmed = frozenset(dimmed)
+        hand.cards = tuple(own)
+        hand.show_cursor = my_turn and phase == "play"
+        hand.display = seat is not None
+        self.query_one(Scoreboard).set_scores(
+            [
+                ScoreLine(
+                    name,
+                    view["scores"][index],
+                    you=index == seat,
+                    turn=index == turn,
+                    note="leads" if index == view["leader"] and phase == "play" else "",
+                )
+                for index, name in enumerate(players)
+            ],
+            view["target"],
+        )
+        self._show_last_round(view)
+        self.query_one(GameLog).show(view["log"])
+        self.query_one(PromptLine).prompt(self.prompt_text(view))
+
+    def _show_last_round(self, view: CatchyView) -> None:
+        last = view["last_round"]
+        panel = self.query_one("#last-round", Static)
+        if not last:
+            panel.update(Text("No round finished yet", style=self.look("muted")))
+            return
+        points = last.get("points") or [0, 0]
+        gained = ", ".join(
+            f"{who(view, index)} +{value}" for index, value in enumerate(points) if value
+        )
+        course = " ".join(face(card).label.replace(" ", "") for card in last.get("course") or [])
+        text = Text(f"Round {last.get('round')}: ", style="bold")
+        text.append(f"{gained}\ncourse was {course}")
+        panel.update(text)
+        previous = getattr(self, "_last_round_seen", None)
+        game_over = view["outcome"] is not None  # the results screen says it all
+        if previous is not None and previous != last.get("round") and not game_over:
+            score = "-".join(str(s) for s in last.get("scores") or [])
+            self.notify(f"Round {last.get('round')} over: {gained}. Score {score}.", timeout=4)
+        self._last_round_seen = last.get("round")
+
+    def prompt_text(self, view: CatchyView) -> str:
+        """What the player may do now, in words."""
+        seat = view["seat"]
+        turn = view["turn"]
+        phase = view["phase"]
+        if phase == "over":
+            return "Game over · r rules · q leaves"
+        if phase == "between":
+            return "The round is over: the next one is being dealt..."
+        if seat is None:
+            return f"Watching: {who(view, turn)} to play · q leaves"
+        if turn != seat:
+            if phase == "swap":
+                return f"{who(view, turn)} holds the Starting card and swaps it..."
+            return f"{who(view, turn)} to play..."
+        if phase == "swap":
+            if self.swapping:
+                return "Swap: which course card, 1, 2 or 3? (escape cancels)"
+            return "You hold the Starting card: press 1, 2 or 3 to swap it for that course card"
+        trick = view["trick"]
+        if trick:
+            led = trick[0]
+            if led == JOKER:
+                return "Follow the Joker with any card: ←→/1-7 pick, enter plays"
+            colour = card_name(led).split()[0].lower()
+            joker = " (or the Joker)" if JOKER in (view["hand"] or []) else ""
+            return f"Follow {card_name(led)}: {colour} if you can{joker} · enter plays"
+        return "Your lead: ←→ or 1-7 pick a card, enter plays it"
+
+    # Keys ----------------------------------------------------------------------
+
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"move", "play", "number", "swap", "cancel"})
+
+    def _my_turn(self, phase: str) -> bool:
+        view = self.view
+        return (
+            view is not None
+            and view["seat"] is not None
+            and view["turn"] == view["seat"]
+            and view["phase"] == phase
+        )
+
+    def action_move(self, delta: int) -> None:
+        self.query_one(Hand).move(delta)
+
+    def action_number(self, value: int) -> None:
+        view = self.view
+        if view is None or view["phase"] == "waiting":
+            return
+        if view["phase"] == "swap" or self.swapping:
+            self.swap(value)
+            return
+        hand = self.query_one(Hand)
+        if value <= len(hand.cards):
+            hand.cursor = value - 1
+            card = hand.cards[value - 1]
+            reason = view["unplayable"].get(card)
+            if reason:
+                self.query_one(PromptLine).refuse(f"{card_name(card)}: {reason}")
+
+    def action_swap(self) -> None:
+        view = self.view
+        if view is None or view["phase"] != "swap":
+            self.refused("There is nothing to swap now: the Starting card was swapped")
+            return
+        if not self._my_turn("swap"):
+            self.refused(f"{who(view, view['turn'])} holds the Starting card, not you")
+            return
+        self.swapping = True
+        self.show(view)
+
+    def action_cancel(self) -> None:
+        if self.swapping:
+            self.swapping = False
+            if self.view is not None:
+                self.show(self.view)
+
+    def swap(self, value: int) -> None:
+        view = self.view
+        assert view is not None
+        self.swapping = False
+        if not self._my_turn("swap"):
+            self.refused(f"{who(view, view['turn'])} holds the Starting card, not you")
+            return
+        if not 1 <= value <= len(view["course"]):
+            self.refused("The course cards are numbered 1, 2 and 3")
+            return
+        self.act({"type": "swap", "course": value - 1})
+
+    def action_play(self) -> None:
+        view = self.view
+        hand = self.query_one(Hand)
+        card = hand.current
+        if view is None or card is None or view["seat"] is None:
+            return
+        self.try_play(card)
+
+    def on_hand_chosen(self, message: Hand.Chosen) -> None:
+        self.try_play(message.card)
+
+    def try_play(self, card: str) -> None:
+        """Play ``card`` if the view says it may be played, else say why not."""
+        view = self.view
+        assert view is not None
+        phase = view["phase"]
+        if phase == "over":
+            self.refused("The game is over")
+        elif phase == "swap" and self._my_turn("swap"):
+            self.refused("Swap the Starting card first: press 1, 2 or 3 for a course card")
+        elif view["turn"] != view["seat"]:
+            self.refused(f"It is {who(view, view['turn'])}'s turn")
+        elif card == STARTING:
+            self.refused("The Starting card is never played")
+        elif card in view["unplayable"]:
+            self.refused(f"{card_name(card)}: {view['unplayable'][card]}")
+        else:
+            self.act({"type": "play", "card": card})
+
+    def results_lines(self, view: CatchyView) -> list[str]:
+        players = view["players"]
+        outcome = view["outcome"]
+        seats = [] if outcome is None else outcome["winners"]
+        winners = [players[seat] for seat in seats if seat < len(players)]
+        scores = view["scores"] if outcome is None else outcome["scores"]
+        if view["seat"] is not None and view["seat"] in seats:
+            head = "You win!" if len(winners) == 1 else "You share the win!"
+        else:
+            head = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}."
+        lines = [head, ""]
+        lines += [
+            f"{name}{' (you)' if index == view['seat'] else ''}: {scores[index]} points"
+            for index, name in enumerate(players)
+            if index < len(scores)
+        ]
+        last = view["last_round"]
+        if last:
+            course = ", ".join(card_name(card) for card in last.get("course") or [])
+            lines += ["", f"Last round ({last.get('round')}): course was {course}."]
+        lines += ["", f"Target was {view['target']} points."]
+        return lines

@@ -1,0 +1,1 @@
+"""Katootsie!'s table screen (``screen.py``) and its stylesheet."""

@@ -1,0 +1,855 @@
+"""The Katootsie! table: the category and the letter big, an answer line, the ten seconds, votes.
+
+Everything drawn comes from :meth:`engine.games.katootsie.rules.Katootsie.view` and the
+host's rulings. The answer line is empty and disabled until a letter is on
+screen, then has the focus at once, so typing starts without a key to get
+there; Enter sends the answer as a claim stamped where its typing began
+(:mod:`net.typed`: a long answer is not slower than a short one, and typing
+the letter at once gains nothing). ctrl+k calls Katootsie! (a key typing
+cannot press). Votes take y/n (or ctrl+y/ctrl+n), and 1-9/0 for who was
+first. Times in the view are on the table's clock; :mod:`net.tableclock`
+maps them to this screen's clock from the views that carry the host's *now*,
+so the ten-second bar runs in step with the host.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePath
+from typing import Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Input, Static
+
+from engine.games.katootsie.rules import CATEGORY_PAUSE_S, LETTER_PAUSE_S, SUDDEN_DEATH_WINS
+from net.tableclock import TableClock
+from net.typed import TypedAnswer, free_prefix
+from tui.screens.realtime import RealtimeTable
+from tui.screens.table import ClaimStamps
+from tui.styles import TCSS_DIR
+from tui.widgets.log import GameLog
+from tui.widgets.look import PLAIN, Look, component_classes
+from tui.widgets.panel import Panel
+from tui.widgets.prompt import PromptLine
+from tui.widgets.rulings import capital, who
+from tui.widgets.timer import Countdown
+
+HERE = Path(__file__).resolve().parent
+"""This game's folder, where its stylesheet lives."""
+
+LOOKS = ("letter", "category", "muted", "key", "call", "out", "you", "good", "bad")
+"""The board's looks, each a component class ``katootsie--NAME`` in ``katootsie.tcss``."""
+
+FONT: Mapping[str, tuple[str, str, str, str, str]] = {
+    "A": (".###.", "#...#", "#####", "#...#", "#...#"),
+    "B": ("####.", "#...#", "####.", "#...#", "####."),
+    "C": (".####", "#....", "#....", "#....", ".####"),
+    "D": ("####.", "#...#", "#...#", "#...#", "####."),
+    "E": ("#####", "#....", "####.", "#....", "#####"),
+    "F": ("#####", "#....", "####.", "#....", "#...."),
+    "G": (".####", "#....", "#..##", "#...#", ".###."),
+    "H": ("#...#", "#...#", "#####", "#...#", "#...#"),
+    "I": ("#####", "..#..", "..#..", "..#..", "#####"),
+    "J": ("..###", "...#.", "...#.", "#..#.", ".##.."),
+    "K": ("#...#", "#..#.", "###..", "#..#.", "#...#"),
+    "L": ("#....", "#....", "#....", "#....", "#####"),
+    "M": ("#...#", "##.##", "#.#.#", "#...#", "#...#"),
+    "N": ("#...#", "##..#", "#.#.#", "#..##", "#...#"),
+    "O": (".###.", "#...#", "#...#", "#...#", ".###."),
+    "P": ("####.", "#...#", "####.", "#....", "#...."),
+    "Q": (".###.", "#...#", "#.#.#", "#..#.", ".##.#"),
+    "R": ("####.", "#...#", "####.", "#..#.", "#...#"),
+    "S": (".####", "#....", ".###.", "....#", "####."),
+    "T": ("#####", "..#..", "..#..", "..#..", "..#.."),
+    "U": ("#...#", "#...#", "#...#", "#...#", ".###."),
+    "V": ("#...#", "#...#", "#...#", ".#.#.", "..#.."),
+    "W": ("#...#", "#...#", "#.#.#", "##.##", "#...#"),
+    "X": ("#...#", ".#.#.", "..#..", ".#.#.", "#...#"),
+    "Y": ("#...#", ".#.#.", "..#..", "..#..", "..#.."),
+    "Z": ("#####", "...#.", "..#..", ".#...", "#####"),
+    "?": (".###.", "#...#", "..##.", ".....", "..#.."),
+}
+"""A five-by-five letter font; each cell is drawn two characters wide."""
+
+NAME_WIDTH = 9
+LETTERS_WIDTH = 13
+
+RULES = """
+A **category** is shown ("Fruits"), then a **letter**. The first player to
+give an answer that fits the category and starts with the letter takes the
+letter. Two letters are played per category until the 52 letters (two of
+each) are gone; the most letters wins. **Q, X and Z** may be anywhere in the
+answer ("Anywhere"). **A, An and The** are left out of every answer that
+begins with one: "The Shining" counts for S (not T), "The Hague" for H. Some
+categories print it as a reminder (**Ignore A/An/The**).
+
+**Answering**: the answer line has the focus as soon as the letter shows:
+type and press **Enter**. An answer in the category's list takes the letter
+at once; one that is not goes to the **other players' vote** (y/n). A wrong
+letter, a repeat or an answer voted down puts you **out** for this letter.
+When everyone but one is out, that one takes the letter by default.
+
+**Katootsie!** (**ctrl+k**): you bet nobody can answer within ten seconds.
+You may not answer. Nobody does: you take the letter. Someone does: they take
+the letter and one of yours (with none, you owe them your next).
+
+**Ties**: answers too close to call (the table's tie_ms) go to the others'
+vote on who was first (1-9, or 0 for "the same time"); without a majority,
+the tied players play **tie-break letters** for the same category and the
+winner takes them all. **Sudden death** breaks a tie for the most letters:
+first to win two letters.
+
+**Fair answers**: your answer is timed from the letter being drawn on your
+screen to your **first keystroke of the answer you sent**, so a long answer
+is not slower than a short one; keys typed and deleted do not count, and
+typing the letter at once and then thinking gains nothing (the letter alone
+starts nothing). The host allows for each player's network lag; **w** shows
+its figures for the recent letters.
+
+**Keys**: type + Enter answers · ctrl+k Katootsie! · y/n or ctrl+y/ctrl+n
+votes · 1-9/0 who was first · escape leaves the answer line (then w why,
+r rules, q leaves; any letter key goes back to the line).
+"""
+
+
+def big_letter(letter: str | None, look: Look = PLAIN) -> Text:
+    """The letter, five lines high (a dotted box while none is shown)."""
+    if letter is None:
+        rows = ("┌╌╌╌╌╌╌╌╌╌╌┐", "╎          ╎", "╎    ··    ╎", "╎          ╎", "└╌╌╌╌╌╌╌╌╌╌┘")
+        return Text().append("\n".join(rows), style=look("muted"))
+    glyph = FONT.get(letter.upper(), FONT["?"])
+    lines = [" " + "".join("██" if cell == "#" else "  " for cell in row) + " " for row in glyph]
+    return Text().append("\n".join(lines), style=look("letter"))
+
+
+def names_of(players: Sequence[str], seats: Sequence[int], me: int | None) -> str:
+    words = [who(seat, players, me) for seat in seats]
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def letters_text(letters: Sequence[str], width: int = LETTERS_WIDTH) -> str:
+    """A player's letters, newest last; ``+n`` for the oldest that do not fit."""
+    text = "".join(letters)
+    if len(text) <= width:
+        return text
+    hidden = len(text) - (width - 3)
+    return f"+{hidden}".ljust(3) + text[-(width - 3) :] if hidden < 100 else text[-width:]
+
+
+class AnswerInput(Input):
+    """The answer line: keeps each key's own time (when it was pressed, before any redraw)."""
+
+    DEFAULT_CSS = """
+    AnswerInput { height: 1; border: none; padding: 0 1; }
+    """
+
+    key_ns: int | None = None
+
+    async def _on_key(self, event: events.Key) -> None:
+        self.key_ns = int(event.time * 1_000_000_000)
+        await super()._on_key(event)
+
+
+HELD_LETTERS = "Typing waits for the letter; Esc first to use keys (q leaves, r rules)"
+"""What a letter typed while the answer line is closed says (it is held back, not a key)."""
+
+
+class KatootsieTable(RealtimeTable[Any]):
+    """The Katootsie! table for one seat (or a spectator)."""
+
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
+        TCSS_DIR / "table.tcss",
+        HERE / "katootsie.tcss",
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("katootsie", LOOKS)
+    look_prefix = "katootsie"
+    look_names = LOOKS
+    game = "katootsie"
+    rules_text = RULES
+    claimed_word = "answered"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+k", "katootsie", "Katootsie!", priority=True),
+        # The vote keys are in the footer only while this player has a vote to cast.
+        Binding("ctrl+y", "vote(True)", "yes", key_display="^y", priority=True),
+        Binding("ctrl+n", "vote(False)", "no", key_display="^n", priority=True),
+        Binding("y", "vote(True)", "yes", show=False),
+        Binding("n", "vote(False)", "no", show=False),
+        Binding("1", "first(1)", "who was first", key_display="0-9"),
+        *[Binding(str(n), f"first({n})", show=False) for n in (0, *range(2, 10))],
+        Binding("escape", "leave_line", "leave the line", show=False),
+    ]
+
+    class Typing(Message):
+        """A typing run started: the app sends the host a typing notice with these stamps.
+
+        The answer sent later with the same stamps is credited against the
+        notice's arrival, not its own (``Typed answers`` in ``net/PROTOCOL.md``).
+        """
+
+        def __init__(self, stamps: ClaimStamps) -> None:
+            super().__init__()
+            self.stamps = stamps
+
+    def __init__(self, *, table_id: str = "", place: str = "") -> None:
+        super().__init__(table_id=table_id, place=place)
+        self.clock = TableClock()
+        self.typed = TypedAnswer()
+        self._noticed: ClaimStamps | None = None
+        """The last typing notice sent (a new one goes out when the run's start moves)."""
+        self._letter_key: tuple[Any, ...] | None = None
+        """(round, category, letter, tie-break stake) of the letter the line is open for."""
+        self._keys_mode = False
+        """Esc was pressed: single keys (w, r, q...) act until a letter key brings typing back."""
+        self._seen: dict[str, Any] = {}
+        self._timer_key: tuple[Any, ...] | None = None
+        self._ruled_reveal: int | None = None
+        self._letter_now: str | None = None
+        self._seeded = False
+
+    # Composition ------------------------------------------------------------------
+
+    def compose_board(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="board"):
+                yield Panel(id="title")
+                with Horizontal(id="stage"):
+                    yield Panel(id="letter")
+                    yield Panel(id="category")
+                with Horizontal(id="timer-row"):
+                    yield Countdown(id="timer")
+                    yield Panel(id="timer-label")
+                yield Panel(id="news")
+                with Horizontal(id="answer-row"):
+                    yield Static("Answer ▸", id="answer-label")
+                    yield AnswerInput(placeholder="wait for the letter", id="answer", max_length=60)
+                yield GameLog(id="log")
+            with Vertical(id="side"):
+                yield Static("Letters won", id="scores-title")
+                yield Panel(id="scores")
+
+    # Data in ----------------------------------------------------------------------
+
+    def happened(self, events: Sequence[dict[str, Any]]) -> None:
+        for event in events:
+            data = event.get("data")
+            if event.get("kind") == "claim" and isinstance(data, Mapping):
+                reveal = data.get("reveal_id")
+                self._ruled_reveal = reveal if isinstance(reveal, int) else None
+            elif event.get("kind") == "letter" and isinstance(data, Mapping):
+                letter = data.get("letter")
+                self._letter_now = letter if isinstance(letter, str) else None
+        super().happened(events)
+
+    def game_event(self, event: Mapping[str, Any]) -> None:
+        """Each game event goes to the log; the one that a ruling decided says by how much."""
+        view = self.view
+        names: Sequence[str] = [] if view is None else view["players"]
+        me = None if view is None else view["seat"]
+        kind = event.get("kind")
+        data = event.get("data") if isinstance(event.get("data"), Mapping) else {}
+        assert isinstance(data, Mapping)
+        text = str(event.get("text", ""))
+        reveal, self._ruled_reveal = self._ruled_reveal, None
+        seat = data.get("seat")
+        if reveal is None or not isinstance(seat, int):
+            self.history.say(text)
+            return
+        letter = self._letter_now or "?"
+        if kind == "answer":
+            self.history.award(reveal, seat, letter, names, me, f"“{data.get('answer', '')}”")
+        elif kind == "katootsie":
+            self.history.award(reveal, seat, f"Katootsie! on {letter}", names, me)
+        else:  # a disputed, refused or tied answer that won the race
+            self.history.said(text, seat)
+
+    def watch_view(self, view: Any) -> None:
+        if view is not None and view.get("phase") not in (None, "waiting"):
+            self._observe_clock(view)
+        super().watch_view(view)
+
+    def _observe_clock(self, view: Mapping[str, Any]) -> None:
+        """Note the table instants in ``view`` that were the host's now when it was sent."""
+        now = time.monotonic_ns()
+        phase = str(view["phase"]).removeprefix("sudden_death_")
+        opened = view.get("opened_at")
+        fresh = opened != self._seen.get("opened_at")
+        if phase == "letter" and isinstance(opened, int | float) and fresh:
+            self.clock.observe(float(opened), now)
+        letter_at = view.get("letter_at")
+        fresh = letter_at != self._seen.get("letter_at")
+        if phase in ("category", "between") and isinstance(letter_at, int | float) and fresh:
+            pause = CATEGORY_PAUSE_S if phase == "category" else LETTER_PAUSE_S
+            self.clock.observe(float(letter_at) - pause, now)
+        self._seen = {"opened_at": opened, "letter_at": letter_at}
+
+    def seconds_to(self, table_s: float | None) -> float | None:
+        """Seconds from now until table instant ``table_s`` on this screen (``None``: unknown)."""
+        if table_s is None:
+            return None
+        return self.clock.seconds_until(float(table_s), time.monotonic_ns())
+
+    def countdown_s(self, view: Mapping[str, Any]) -> float | None:
+        call = view.get("call")
+        if isinstance(call, Mapping):
+            left = self.seconds_to(call.get("until"))
+            return None if left is None else max(0.0, left)
+        return None
+
+    # What the view means ----------------------------------------------------------
+
+    @staticmethod
+    def stage(view: Mapping[str, Any]) -> str:
+        """The phase without its sudden-death prefix."""
+        return str(view["phase"]).removeprefix("sudden_death_")
+
+    def may_answer(self, view: Mapping[str, Any]) -> bool:
+        return any(action.get("type") == "answer" for action in view["legal"])
+
+    def may_call(self, view: Mapping[str, Any]) -> bool:
+        return any(action.get("type") == "katootsie" for action in view["legal"])
+
+    def my_vote(self, view: Mapping[str, Any]) -> str | None:
+        """``vote`` or ``first`` when this seat has a vote to cast now."""
+        kinds = {action.get("type") for action in view["legal"]}
+        if "vote" in kinds:
+            return "vote"
+        if "first" in kinds:
+            return "first"
+        return None
+
+    # Drawing ----------------------------------------------------------------------
+
+    def show(self, view: Any) -> None:
+        if not self._seeded:
+            self._seeded = True
+            if not self.history.lines:
+                for line in view["log"]:
+                    self.history.say(line)
+        if view.get("letter"):
+            self._letter_now = view["letter"]
+        look = self.look
+        self.query_one("#title", Panel).show(self._title(view))
+        letter = view["letter"] if self.stage(view) in ("letter", "vote", "first_vote") else None
+        self.query_one("#letter", Panel).show(big_letter(letter, look))
+        self.query_one("#category", Panel).show(self._category(view))
+        self._show_timer(view)
+        self.query_one("#news", Panel).show(self._news(view))
+        self.query_one("#scores", Panel).show(self._scores(view))
+        self._sync_line(view)
+        self.query_one(PromptLine).prompt(self.prompt_text(view))
+        self.call_after_refresh(self._show_log, view)
+
+    def _show_log(self, view: Any) -> None:
+        if view is self.view:
+            self.query_one(GameLog).show(self.history.lines)
+
+    def _title(self, view: Mapping[str, Any]) -> Text:
+        title = Text(self.game_title, style="bold")
+        sudden = view.get("sudden_death")
+        if sudden:
+            title.append(" · SUDDEN DEATH", style=self.look("call"))
+            title.append(f" · first to {SUDDEN_DEATH_WINS} letters")
+        else:
+            title.append(f" · round {view['round']} of {view['rounds']}")
+        title.append(f" · {view['letters_left']} letters left")
+        if view["seat"] is None:
+            title.append(" · watching", style=self.look("muted"))
+        return title
+
+    def _category(self, view: Mapping[str, Any]) -> Text:
+        look = self.look
+        out = Text()
+        category = view.get("category")
+        if category is None:
+            out.append("No category yet", style=look("muted"))
+            return out
+        out.append(str(category["title"]).upper(), style=look("category"))
+        notes = []
+        if view.get("anywhere") and view.get("letter"):
+            notes.append(f"Anywhere: {view['letter']} may be anywhere in the answer")
+        if category.get("ignore_articles"):
+            notes.append("Ignore A/An/The")
+        stage = self.stage(view)
+        if stage == "letter" and view.get("letter") and not view.get("anywhere"):
+            notes.append(f"Letter {view['letter']}: answers start with it")
+        elif stage == "category":
+            notes.append("A new category: the letter comes next")
+        elif stage == "between" and view.get("tiebreak"):
+            notes.append("The tie-break letter comes next")
+        elif stage == "between":
+            notes.append(f"Letter {int(view.get('category_letter', 0)) + 1} of 2 comes next")
+        tiebreak = view.get("tiebreak")
+        if tiebreak:
+            players = names_of(view["players"], tiebreak["players"], view["seat"])
+            notes.append(f"Tie-break: {players} · stake {', '.join(tiebreak['stake'])}")
+        sudden = view.get("sudden_death")
+        if sudden:
+            scores = ", ".join(
+                f"{who(seat, view['players'], view['seat'])} {sudden['wins'][seat]}"
+                for seat in sudden["players"]
+            )
+            notes.append(f"Sudden death: {scores}")
+        for note in notes[:4]:
+            out.append("\n" + note, style=look("muted") if "Ignore" not in note else look("key"))
+        used = view.get("used") or []
+        if used and len(notes) < 4:
+            out.append("\nTaken: " + ", ".join(used), style=look("muted"))
+        return out
+
+    def _show_timer(self, view: Mapping[str, Any]) -> None:
+        """One bar for whatever is timed now: the ten seconds, a vote, the next letter."""
+        stage = self.stage(view)
+        players = view["players"]
+        me = view["seat"]
+        call = view.get("call")
+        key: tuple[Any, ...] | None = None
+        label = Text()
+        total = 10.0
+        until: float | None = None
+        if stage == "letter" and isinstance(call, Mapping):
+            until, total = call["until"], float(view.get("katootsie_seconds") or 10.0)
+            key = ("call", call["seat"], until)
+            if call["seat"] == me:  # the label has about 30 columns at 80x24: the point first
+                label.append("Your Katootsie!", style=self.look("call"))
+                label.append(" · hold on", style=self.look("muted"))
+            else:
+                label.append("Answer now! ", style=self.look("muted"))
+                caller = who(call["seat"], players, me)
+                label.append(f"Katootsie! by {caller}", style=self.look("call"))
+        elif stage in ("vote", "first_vote"):
+            block = view.get(stage) or {}
+            until, total = block.get("until"), 8.0
+            key = (stage, until)
+            label.append("Vote: " if stage == "vote" else "Who was first? ")
+            cast = len(block.get("votes", []))
+            label.append(f"{cast} of {len(block.get('voters', []))} voted")
+        elif stage in ("category", "between"):
+            until = view.get("letter_at")
+            total = CATEGORY_PAUSE_S if stage == "category" else LETTER_PAUSE_S
+            key = (stage, until)
+            label.append("Next letter", style=self.look("muted"))
+        timer = self.query_one("#timer", Countdown)
+        if key is None or until is None:
+            if self._timer_key is not None:
+                timer.stop()
+            self._timer_key = None
+            self.query_one("#timer-label", Panel).show(Text())
+            return
+        if key != self._timer_key:
+            self._timer_key = key
+            left = self.seconds_to(until)
+            if left is None:
+                left = total
+            timer.start(max(0.0, left))
+            timer.total_s = max(total, left, 0.001)
+        self.query_one("#timer-label", Panel).show(label)
+
+    def _news(self, view: Mapping[str, Any]) -> Text:
+        """Two lines: a vote to cast, or how the last letter went (and by how many ms)."""
+        look = self.look
+        players = view["players"]
+        me = view["seat"]
+        stage = self.stage(view)
+        out = Text()
+        if stage == "vote" and view.get("vote"):
+            vote = view["vote"]
+            out.append(f"{capital(who(vote['seat'], players, me))} answered ")
+            out.append(f"“{vote['answer']}”", style="bold")
+            out.append(" (not in the list).")
+            if self.my_vote(view) == "vote":
+                out.append("\nAccept it? ", style=look("key"))
+                out.append("y yes · n no (ctrl+y / ctrl+n)", style=look("key"))
+            else:
+                out.append("\nThe others are voting.", style=look("muted"))
+            return out
+        if stage == "first_vote" and view.get("first_vote"):
+            first = view["first_vote"]
+            out.append("Too close to call: ")
+            out.append(
+                " · ".join(
+                    f"{number} {who(seat, players, me)} “{text}”"
+                    for number, (seat, text) in enumerate(first["answers"], start=1)
+                ),
+                style="bold",
+            )
+            if self.my_vote(view) == "first":
+                out.append("\nWho was first? 1-9 · 0 the same time", style=look("key"))
+            else:
+                out.append("\nThe others vote who was first.", style=look("muted"))
+            return out
+        tiebreak = view.get("tiebreak")
+        if tiebreak and stage in ("between", "letter"):
+            return self._tiebreak_words(view, tiebreak, stage)
+        last = self.history.last
+        headline = self.history.headline(last, players, me) if last is not None else ""
+        result = view.get("last")
+        if result:
+            out.append(self._result_words(view, result))
+        elif headline:
+            out.append(headline)
+        else:
+            out.append("Nobody has taken a letter yet.", style=look("muted"))
+        if headline and result and last is not None and last.ruling is not None:
+            margin = self.history.margin_words(last, players, me).removeprefix(", ")
+            out.append(f"\n{capital(margin)} · w: why", style=look("muted"))
+        return out
+
+    def _tiebreak_words(
+        self, view: Mapping[str, Any], tiebreak: Mapping[str, Any], stage: str
+    ) -> Text:
+        """A tie-break is on: who is in it, for which letters, and what decides it (the last
+        letter's result would be old news)."""
+        me = view["seat"]
+        tied = names_of(view["players"], tiebreak["players"], me)
+        stake = ", ".join(tiebreak["stake"])
+        out = Text(f"Tie-break between {tied} for {stake}.")
+        when = "This letter" if stage == "letter" else "The next letter"
+        rest = "" if me is None or me in tiebreak["players"] else " Only they answer."
+        out.append(
+            f"\n{when} decides: its taker takes {stake} too.{rest}", style=self.look("muted")
+        )
+        return out
+
+    def _result_words(self, view: Mapping[str, Any], result: Mapping[str, Any]) -> str:
+        players = view["players"]
+        me = view["seat"]
+        letters = ", ".join(result.get("letters") or [result["letter"]])
+        if result["seat"] is None:
+            return f"Nobody took {result['letter']}: set aside."
+        taker = capital(who(result["seat"], players, me))
+        how = result["how"]
+        answer = result.get("answer")
+        if how == "katootsie":
+            return f"{taker} took {letters} with Katootsie!"
+        if how == "caught":
+            caller = who(result.get("caller"), players, me)
+            whose = "your" if caller == "you" else f"{caller}'s"
+            return f"{taker} took {letters} with “{answer}”, beating {whose} Katootsie!"
+        if how == "default":
+            return f"{taker} took {letters} by default (everyone else was out)."
+        if answer:
+            voted = " (voted)" if how == "vote" else ""
+            return f"{taker} took {letters} with “{answer}”{voted}."
+        return f"{taker} took {letters}."
+
+    def _scores(self, view: Mapping[str, Any]) -> Text:
+        look = self.look
+        out = Text()
+        players = view["players"]
+        call = view.get("call") or {}
+        locked = set(view.get("locked") or [])
+        playing = set(view.get("players_in") or [])
+        debts = view.get("debts") or []
+        stage = self.stage(view)
+        for seat, name in enumerate(players):
+            if seat:
+                out.append("\n")
+            mark, style = "  ", Style()
+            if stage == "letter" and call.get("seat") == seat:
+                mark, style = "K!", look("call")
+            elif stage == "letter" and seat in locked:
+                mark, style = "✗ ", look("out")
+            elif seat not in playing:
+                mark, style = "· ", look("muted")
+            out.append(mark, style=style)
+            label = (name[: NAME_WIDTH - 1] + "*") if seat == view["seat"] else name
+            mine = look("you") if seat == view["seat"] else ""
+            out.append(label[:NAME_WIDTH].ljust(NAME_WIDTH), style=mine)
+            out.append(f"{view['scores'][seat]:>3} ", style="bold")
+            owed = debts[seat] if seat < len(debts) else []
+            letters = letters_text(view["won"][seat])
+            out.append(letters, style=look("letter") if letters else "")
+            if owed:
+                out.append(f" owes {len(owed)}", style=look("bad"))
+        return out
+
+    # The answer line --------------------------------------------------------------
+
+    def _sync_line(self, view: Mapping[str, Any]) -> None:
+        """Open, focus, keep or close the answer line for what the view allows now."""
+        line = self.query_one("#answer", AnswerInput)
+        stage = self.stage(view)
+        category = view.get("category") or {}
+        key = (
+            view.get("round"),
+            category.get("code"),
+            view.get("letters_left"),
+            tuple((view.get("tiebreak") or {}).get("stake", ())),
+            view.get("letter"),
+        )
+        if stage == "letter" and view["letter"] and key != self._letter_key:
+            self._letter_key = key  # a new letter: the line starts empty
+            reveal = view["reveal"]
+            drawn = self._drawn.get(reveal, time.monotonic_ns())
+            # An article is a free prefix in every category: the rule leaves it out of
+            # every answer (engine.games.katootsie.answers.ARTICLE_RULE), marked card or not.
+            self.typed.open(view["letter"], drawn, articles=True)
+            line.value = ""
+        open_now = stage == "letter" and self.may_answer(view)
+        if open_now:
+            line.disabled = False
+            line.placeholder = f"an answer with {view['letter']}, then Enter"
+            if self.focused is not line:
+                line.focus()
+                self._keys_mode = False
+        else:
+            if stage != "letter" or not view["letter"]:
+                self._letter_key = None
+                self.typed.close()
+                line.value = ""
+            elif view["seat"] in (view.get("locked") or []):
+                line.value = ""  # out for this letter: the line says so (the prompt says why)
+            line.disabled = True
+            line.placeholder = self._closed_words(view)
+
+    def _closed_words(self, view: Mapping[str, Any]) -> str:
+        stage = self.stage(view)
+        seat = view["seat"]
+        if seat is None:
+            return "watching"
+        if stage == "letter":
+            call = view.get("call") or {}
+            if call.get("seat") == seat:
+                return "you called Katootsie!: the others answer"
+            if seat in (view.get("locked") or []):
+                return "you are out for this letter"
+            if seat not in (view.get("players_in") or []):
+                return "not your letter (tie-break or sudden death)"
+        if stage in ("vote", "first_vote"):
+            return "a vote is on"
+        return "wait for the letter"
+
+    @on(Input.Changed, "#answer")
+    def _typed(self, event: Input.Changed) -> None:
+        line = self.query_one("#answer", AnswerInput)
+        key = line.key_ns
+        now = time.monotonic_ns()
+        at = key if key is not None and 0 <= now - key <= 2_000_000_000 else now
+        self.typed.edit(event.value, at)
+        self._notice_typing(at)
+
+    def _answer_stamps(self, sent_ns: int) -> tuple[str, ClaimStamps] | None:
+        """The answer on the line and the stamps it goes with (``None``: nothing to send)."""
+        view = self.view
+        if view is None or view["phase"] == "waiting" or view["reveal"] is None:
+            return None
+        stamps = self.typed.stamps(sent_ns)
+        if stamps is None:
+            return None
+        reveal = view["reveal"]
+        drawn = self._drawn.get(reveal, stamps.acted_ns)
+        acted = max(stamps.acted_ns, drawn)
+        return stamps.text, ClaimStamps(reveal=reveal, drawn_ns=drawn, acted_ns=acted)
+
+    def _notice_typing(self, now_ns: int) -> None:
+        """Tell the host when the run of typing that will be the answer starts (or restarts)."""
+        view = self.view
+        if view is None or view["phase"] == "waiting" or not self.may_answer(view):
+            return
+        if self.pending_claim is not None:
+            return  # answered already
+        if free_prefix(self.typed.text, self.typed.letter, self.typed.articles):
+            return  # the letter (or an article) alone says nothing yet
+        answer = self._answer_stamps(now_ns)
+        if answer is None or answer[1] == self._noticed:
+            return
+        self._noticed = answer[1]
+        self.post_message(self.Typing(answer[1]))
+
+    @on(Input.Submitted, "#answer")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        view = self.view
+        if view is None or view["phase"] == "waiting":
+            return
+        line = self.query_one("#answer", AnswerInput)
+        sent = line.key_ns or time.monotonic_ns()
+        stamps = self.typed.stamps(sent)
+        if stamps is None:
+            self.refused("Type an answer first (it must fit the letter)")
+            return
+        answer = self._answer_stamps(sent)
+        acted = stamps.acted_ns if answer is None else answer[1].acted_ns
+        if self.claim({"type": "answer", "text": stamps.text}, acted_ns=acted):
+            self.query_one(PromptLine).prompt(self.prompt_text(view))
+
+    def action_leave_line(self) -> None:
+        """Escape: leave the answer line so single keys (w, r, q) work; typing comes back."""
+        self._keys_mode = True
+        if isinstance(self.focused, Input):
+            self.set_focus(None)
+        if self.view is not None and self.view["phase"] != "waiting":
+            self.query_one(PromptLine).prompt(self.prompt_text(self.view))
+
+    def on_key(self, event: events.Key) -> None:
+        """Letters are for answers at this table: never table keys by accident.
+
+        A player types words all game long, often before the letter shows or
+        just after another took it. A letter typed while the answer line is
+        open goes to it (focused again if need be); one typed while it is
+        closed is held back with a word on how to use keys (Esc first), so a
+        stray ``q`` then ``g`` can never give the seat away. Votes keep their
+        y/n keys; watchers and a finished game keep every key.
+        """
+        # (Textual runs RealtimeTable.on_key too: handlers run along the MRO.)
+        view = self.view
+        character = event.character
+        if view is None or not event.is_printable or character is None:
+            return
+        if not character.isalpha():
+            return
+        line = self.query_one("#answer", AnswerInput)
+        if self.focused is line:
+            return
+        if self._keys_mode and character.lower() in "wrqt":
+            return  # after Esc: the table's own keys
+        if not line.disabled:
+            self._keys_mode = False
+            line.focus()  # a letter key goes back to the answer line
+            line.insert_text_at_cursor(character)
+            event.stop()
+            return
+        if self._holds_letters(view):
+            event.stop()
+            event.prevent_default()
+            self.query_one(PromptLine).prompt(HELD_LETTERS)
+
+    def _holds_letters(self, view: Mapping[str, Any]) -> bool:
+        """Whether a letter typed now (the answer line closed) is held back, not a table key."""
+        if self._keys_mode or view["seat"] is None or self.my_vote(view) is not None:
+            return False
+        return view["phase"] not in ("waiting", "over") and view.get("outcome") is None
+
+    # Intents ----------------------------------------------------------------------
+
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"katootsie", "vote", "first"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Each play key is offered when it means something now: Katootsie! while a letter
+        is open, yes/no while this player has an answer to vote on, 0-9 for who was first."""
+        allowed = super().check_action(action, parameters)
+        view = self.view
+        if not allowed or view is None or action not in self.PLAY_ACTIONS:
+            return allowed
+        if action == "katootsie":
+            return self.stage(view) == "letter"
+        return self.my_vote(view) == action
+
+    def action_katootsie(self) -> None:
+        view = self.view
+        if view is None or view["phase"] == "waiting":
+            return
+        if view["seat"] is None:
+            self._acted_now()
+            self.refused("You are watching: only players call Katootsie!")
+            return
+        if not self.may_call(view):
+            self._acted_now()
+            self.refused(self._why_no_call(view))
+            return
+        if self.claim({"type": "katootsie"}):
+            self.query_one(PromptLine).prompt(self.prompt_text(view))
+
+    def _why_no_call(self, view: Mapping[str, Any]) -> str:
+        seat = view["seat"]
+        if self.stage(view) != "letter":
+            return "Katootsie! is called while a letter is open"
+        if view.get("call"):
+            return "Katootsie! has already been called on this letter"
+        if seat in (view.get("locked") or []):
+            return "You are out for this letter"
+        if seat not in (view.get("players_in") or []):
+            return "Only the players of this letter may call"
+        return "Nobody else can answer this letter"
+
+    def action_vote(self, accept: bool) -> None:
+        view = self.view
+        if view is None or view["phase"] == "waiting":
+            return
+        if self.my_vote(view) != "vote":
+            self.refused("There is nothing for you to vote on now")
+            return
+        self.act({"type": "vote", "accept": accept})
+
+    def action_first(self, number: int) -> None:
+        view = self.view
+        if view is None or view["phase"] == "waiting" or self.my_vote(view) != "first":
+            if view is not None and self.stage(view) in ("vote", "first_vote"):
+                self.refused("There is nothing for you to vote on now")
+            return
+        answers = (view.get("first_vote") or {}).get("answers") or []
+        if number == 0:
+            self.act({"type": "first", "seat": None})
+        elif 1 <= number <= len(answers):
+            self.act({"type": "first", "seat": answers[number - 1][0]})
+        else:
+            self.refused(f"Press 1 to {len(answers)}, or 0 for the same time")
+
+    def moment_words(self, view: Mapping[str, Any]) -> str:
+        return f"the letter {view.get('letter') or ''}".strip()
+
+    def claim_words(self, action: Mapping[str, Any]) -> str:
+        if action.get("type") == "katootsie":
+            return "called Katootsie!"
+        return f"answered “{action.get('text', '')}”"
+
+    # Prompt -----------------------------------------------------------------------
+
+    def prompt_text(self, view: Mapping[str, Any]) -> str:
+        if view["phase"] == "over":
+            return "Game over · w why · r rules · q leaves"
+        seat = view["seat"]
+        stage = self.stage(view)
+        if seat is None:
+            return "Watching · w why the last letter went where it did · q leaves"
+        pending = self.pending_claim
+        if pending is not None and stage == "letter":
+            return f"You {self.claim_words(pending)}: the host is comparing times..."
+        vote = self.my_vote(view)
+        if vote == "vote":
+            return "Vote on the answer: y accepts, n rejects (ctrl+y / ctrl+n)"
+        if vote == "first":
+            return "Who was first? 1-9 picks a player, 0 says the same time"
+        if stage == "letter" and self.may_answer(view):
+            call = " · ctrl+k Katootsie!" if self.may_call(view) else ""
+            return f"Type an answer with {view['letter']}, Enter sends it{call}"
+        if stage == "letter":
+            return capital(self._closed_words(view)) + " · w why · r rules"
+        if stage in ("vote", "first_vote"):
+            return "The others are voting · w why · r rules"
+        return "Get ready: the letter comes next · w why · r rules · q leaves"
+
+    # Results ----------------------------------------------------------------------
+
+    def results_lines(self, view: Any) -> list[str]:
+        players = view["players"]
+        outcome = view["outcome"]
+        scores = view["scores"] if outcome is None else outcome["scores"]
+        seat = view["seat"]
+        head = self.winners_line(view)
+        lines = [head]
+        sudden = view.get("sudden_death")
+        if sudden:
+            tied = names_of(players, sudden["players"], seat)
+            lines.append(f"After sudden death between {tied}.")
+        lines.append("")
+        for index, name in enumerate(players):
+            you = " (you)" if index == seat else ""
+            won = "".join(view["won"][index]) or "-"
+            score = scores[index] if index < len(scores) else "?"
+            lines.append(f"{name}{you}: {score}  {won}")
+        contests = self.contest_lines("letter")
+        if contests:
+            lines += ["", *contests]
+        lines += ["", "Escape: back to the table (w: how the host ruled)."]
+        return lines

@@ -1,0 +1,1 @@
+"""Kiitos's table screen (``screen.py``) and its stylesheet."""

@@ -1,0 +1,960 @@
+"""The Kiitos table: the letters on the table and the target word, your hand, a word entry line.
+
+Everything drawn comes from the engine's view for this seat
+(:meth:`engine.games.kiitos.rules.Kiitos._view`): the table's letters, the target word
+and who said it, your own letters only, everyone's hand sizes and pile
+counts, the rule cards with the lock token. The word entry line checks the
+word as it is typed (:mod:`tui.games.kiitos.entry`, with the engine's own
+word logic and dictionary, which loads in a thread the first time).
+
+Letters always type into the word line, so the table's commands are on keys
+that are not letters: Enter says the word (or plays the letter you must
+play), ``!`` challenges the word just said, ctrl+p picks up, digits flip a
+rule card or choose who starts, ``?`` shows the rules, ctrl+w the host's
+rulings, ctrl+x leaves. A challenge is a real-time claim
+(:class:`~tui.screens.realtime.RealtimeTable`): with 3-4 players the first
+to grab a challenge card challenges, decided by reaction time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Mapping, Sequence
+from pathlib import Path, PurePath
+from typing import Any, ClassVar, TypedDict
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer
+
+from engine.core import BaseView
+from engine.games.kiitos.rules import MAX_WORD_LENGTH, RULE_TEXT
+from tui.games.kiitos.entry import MARKS, Entry, analyse, choices_words, play_words
+from tui.screens.realtime import RealtimeTable
+from tui.styles import TCSS_DIR
+from tui.widgets.chat import CHAT_BINDINGS
+from tui.widgets.log import GameLog
+from tui.widgets.look import PLAIN, Look
+from tui.widgets.panel import Panel
+from tui.widgets.prompt import PromptLine
+from tui.widgets.rulings import Award, capital, who
+
+HERE = Path(__file__).resolve().parent
+"""This game's folder, where its stylesheet lives."""
+
+LOOKS = (
+    "tile",
+    "played",
+    "lit",
+    "muted",
+    "ok",
+    "bad",
+    "warn",
+    "wait",
+    "key",
+    "lock",
+    "turn",
+    "news",
+)
+"""The table's looks, each a component class ``kiitos--NAME`` styled in ``kiitos.tcss``."""
+
+TILE_WIDE = ("╭───╮", "│ {} │", "╰───╯")
+TILE_NARROW = ("╭─╮", "│{}│", "╰─╯")
+TILE_WIDE_LIT = ("┏━━━┓", "┃ {} ┃", "┗━━━┛")
+TILE_NARROW_LIT = ("┏━┓", "┃{}┃", "┗━┛")
+"""Letter tiles, three lines high; a lit tile (a letter you would or must play) has a heavy
+edge, so it reads without colour too."""
+
+RULE_SHORT = {
+    "Minimum length 4": "Min. length 4",
+    "Minimum length 5": "Min. length 5",
+}
+"""Rule card sides shortened for the rule cards line."""
+FLIP_HEAD = {"length": "min. length", "positive": "positive pile"}
+"""The rule cards whose flip reads as a number changing (``min. length 4 → 5``)."""
+
+RULES = """
+Help finish your opponents' words and they help finish yours. Each player
+holds 8 letter cards (72 cards, no Q).
+
+**Leading**: say a *target word* (at least 4 letters, or 5 with that rule
+card) and play its first letter (Super-Kiitos: any letter of it).
+
+**Continuing**: in turn, if you hold the target's **next letter** you must
+play it (Super-Kiitos: any letter that extends the table's letters, before or
+after, towards the word). Otherwise play another letter that extends the
+table and say a **new target word** (it must not be finished by your own
+card), or **pick up** the table's letters into your negative pile and lead.
+
+**Kiitos!** When a letter completes the target word, whoever said it takes
+the letters into their positive pile. In the full game they then flip a rule
+card that does not hold the lock token and put the token on it. Everyone
+draws back to 8; when someone cannot, the round ends.
+
+**Scores**: positive pile (x2 with that rule card) minus the negative pile
+and challenge cards. After the rounds, the highest total wins.
+
+**Challenges**: any word may be said; when you doubt one, challenge it
+before the next letter is played. The dictionary decides; the loser takes a
+challenge card (-1). A word that fails goes back: its player plays again
+with another word. With 3-4 players the first to grab a challenge card
+challenges: the host compares reaction times measured on each player's own
+machine, and **ctrl+w** shows its figures.
+
+**Keys**: type a word (letters always go to the word line; the line below
+it says at once whether it is long enough, which of your letters it plays
+and where, and whether the dictionary knows it); **Enter** says it, or
+plays the letter you must play; **Tab** fills in an idea; **!** challenges;
+**ctrl+p** picks up; **1-3** flip a rule card; **1-4** choose who starts a
+round; **ctrl+n** uses the 4-player rule; **Esc** clears the word; **?**
+rules; **ctrl+w** why; **ctrl+x** leaves.
+
+**Players panel**: cards in hand, + positive pile, - negative pile,
+✗ challenge cards lost, the score so far (all rounds).
+"""
+
+
+class RuleCardView(TypedDict):
+    card: str
+    alternate: bool
+    text: str
+    locked: bool
+
+
+class RulesView(TypedDict):
+    min_length: int
+    positive_x2: bool
+    super_kiitos: bool
+
+
+class KiitosView(BaseView):
+    """The keys :meth:`engine.games.kiitos.rules.Kiitos._view` adds to the common ones."""
+
+    round: int
+    rounds: int
+    mode: str
+    check: str
+    rules: RulesView
+    rule_cards: list[RuleCardView]
+    refused_words: list[str]
+    turn: int | None
+    first: int
+    table: list[str]
+    target: str | None
+    sayer: int | None
+    announcer: int | None
+    hand: list[str] | None
+    hand_counts: list[int]
+    positive: list[int]
+    negative: list[int]
+    challenge_cards: list[int]
+    challenge_cards_left: int
+    deck_count: int
+    round_scores: list[list[int]]
+    totals: list[int]
+    compelled: bool
+    pass_lead: bool
+
+
+# Drawing -------------------------------------------------------------------------------
+
+ViewMap = Mapping[str, Any]
+"""The drawing helpers read a view as a mapping (tests pass plain dicts)."""
+
+
+def tiles(
+    letters: Sequence[str],
+    width: int,
+    look: Look = PLAIN,
+    *,
+    face: str = "tile",
+    lit: Container[int] = (),
+) -> Text:
+    """Letters as tiles side by side: wide ones if they fit ``width``, else narrow, else text.
+
+    ``lit`` are the positions drawn with a heavy edge (letters you would or must play).
+    """
+    if not letters:
+        return Text("")
+    count = len(letters)
+    if count * 6 - 1 <= width:
+        plain, heavy = TILE_WIDE, TILE_WIDE_LIT
+    elif count * 4 - 1 <= width:
+        plain, heavy = TILE_NARROW, TILE_NARROW_LIT
+    else:
+        return Text(" ".join(letters), style=look(face))
+    out = Text()
+    for line in range(3):
+        if line:
+            out.append("\n")
+        for position, letter in enumerate(letters):
+            if position:
+                out.append(" ")
+            shape = heavy if position in lit else plain
+            edge = look("lit") if position in lit else Style(bold=True)
+            if line == 1:
+                inner = len(shape[0]) - 2
+                out.append(shape[1][0], style=edge)
+                out.append(letter.center(inner), style=look(face))
+                out.append(shape[1][-1], style=edge)
+            else:
+                out.append(shape[line], style=edge)
+    return out
+
+
+def played_span(table: str, target: str, super_kiitos: bool) -> tuple[int, int]:
+    """Where the table's letters sit in the target word (start, end); (0, 0) if they don't."""
+    if not table:
+        return 0, 0
+    at = target.find(table) if super_kiitos else (0 if target.startswith(table) else -1)
+    return (at, at + len(table)) if at >= 0 else (0, 0)
+
+
+def target_text(view: ViewMap, look: Look = PLAIN) -> Text:
+    """``Target [CLA]SP · Bea's word``: the played part in brackets (and lit)."""
+    target = view["target"]
+    out = Text()
+    if target is None:
+        if view["phase"] == "lead":
+            out.append("No target word yet: ", style="bold")
+            out.append(f"{capital(name_of(view, view['turn']))} lead", style="")
+            out.append("" if view["turn"] == view["seat"] else "s")
+            out.append(" with a new word.")
+        return out
+    table = "".join(view["table"])
+    start, end = played_span(table, target, view["rules"]["super_kiitos"])
+    out.append("Target ", style="bold")
+    out.append(target[:start], style=look("muted"))
+    out.append("[")
+    out.append(target[start:end], style=look("played"))
+    out.append("]")
+    out.append(target[end:], style=look("muted"))
+    sayer = view["sayer"]
+    if sayer is not None:
+        out.append(f"  {capital(possessive(view, sayer))} word")
+    return out
+
+
+def name_of(view: ViewMap, seat: int | None) -> str:
+    return who(seat, view["players"], view["seat"])
+
+
+def possessive(view: ViewMap, seat: int) -> str:
+    name = name_of(view, seat)
+    return "your" if name == "you" else f"{name}'s"
+
+
+def rules_line(view: ViewMap, look: Look = PLAIN) -> Text:
+    """``Rules 1 Min. length 4 · 2 Positive pile x1 (lock) · 3 Kiitos``."""
+    fixed = view["mode"] != "full"
+    out = Text("Rule cards" + (" (fixed) " if fixed else " "), style="bold")
+    for index, card in enumerate(view["rule_cards"]):
+        if index:
+            out.append(" · ")
+        if not fixed:
+            out.append(f"{index + 1} ", style=look("key"))
+        text = RULE_SHORT.get(card["text"], card["text"])
+        out.append(text, style=look("lock") if card["locked"] else Style(bold=card["alternate"]))
+        if card["locked"]:
+            out.append(" (lock)", style=look("lock"))
+    return out
+
+
+def title_line(view: ViewMap, look: Look = PLAIN) -> Text:
+    out = Text("Kiitos", style="bold")
+    out.append(f" · round {view['round']} of {view['rounds']}")
+    out.append(f" · {view['mode']} game")
+    out.append(f" · deck {view['deck_count']}")
+    out.append(f" · challenge cards {view['challenge_cards_left']}")
+    if view["check"] == "strict":
+        out.append(" · strict", style=look("muted"))
+    if view["seat"] is None:
+        out.append(" · watching", style=look("muted"))
+    return out
+
+
+def players_text(view: ViewMap, look: Look = PLAIN) -> Text:
+    """One line a player: hand size, + positive, - negative, ✗ challenge cards, score."""
+    plus = view["rules"]["positive_x2"]
+    header = f"{'':10}hand {'+x2' if plus else '  +'}  -  ✗ pts"
+    out = Text(header, style=look("muted"), no_wrap=True)
+    for seat, name in enumerate(view["players"]):
+        out.append("\n")
+        turn = seat == view["turn"]
+        out.append("▶" if turn else " ", style=look("turn"))
+        label = ("you" if seat == view["seat"] else name)[:9]
+        out.append(f"{label:<9}", style="bold" if turn else "")
+        counts = view["hand_counts"]
+        out.append(f"{counts[seat] if seat < len(counts) else 0:>4}")
+        positive = view["positive"][seat]
+        out.append(f"{positive:>4}")
+        out.append(f"{view['negative'][seat]:>3}")
+        out.append(f"{view['challenge_cards'][seat]:>3}")
+        out.append(f"{view['scores'][seat]:>4}", style="bold")
+    return out
+
+
+def entry_line(entry: Entry, look: Look = PLAIN, *, cursor: bool = True) -> Text:
+    out = Text("Word: ", style="bold")
+    out.append(entry.word, style=look("played") if entry.word else "")
+    if cursor:
+        out.append("▏", style=look("key"))
+    if entry.hint and entry.word:
+        out.append(f"  {entry.hint}", style=look("key"))
+    return out
+
+
+def checks_line(entry: Entry, look: Look = PLAIN) -> Text:
+    out = Text()
+    for check in entry.checks:
+        if out:
+            out.append("  ")
+        out.append(f"{MARKS[check.mark]} {check.text}", style=look(check.mark))
+    return out
+
+
+# The screen ----------------------------------------------------------------------------
+
+
+class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
+    """The Kiitos table for one seat (or a spectator)."""
+
+    CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", HERE / "kiitos.tcss"]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"kiitos--{name}" for name in LOOKS}
+    look_prefix = "kiitos"
+    look_names = LOOKS
+    game = "kiitos"
+    rules_text = RULES
+    claimed_word = "challenged"
+
+    leave_key: ClassVar[str] = "ctrl+x"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "send", "say", key_display="⏎"),
+        Binding("enter", "send_letter", "play", key_display="⏎"),
+        Binding("enter", "send_forfeit", "give up", key_display="⏎"),
+        Binding("tab", "idea", "idea"),
+        Binding("exclamation_mark", "challenge", "challenge", key_display="!"),
+        Binding("ctrl+p", "pickup", "pick up"),
+        Binding("ctrl+n", "pass_lead", "4-player rule"),
+        *(
+            Binding(str(n), f"pick({n})", "choose", key_display="1-9", show=n == 1)
+            for n in range(1, 10)
+        ),
+        *(
+            Binding(str(n), f"flip({n})", "flip", key_display="1-3", show=n == 1)
+            for n in range(1, 4)
+        ),
+        *(
+            Binding(str(n), f"starter({n})", "who starts", key_display="1-4", show=n == 1)
+            for n in range(1, 5)
+        ),
+        Binding("backspace", "erase", "erase", show=False),
+        Binding("escape", "clear", "clear"),
+        Binding("question_mark", "rules", "rules", key_display="?"),
+        Binding("ctrl+w", "why", "why"),
+        Binding("ctrl+x", "leave", "leave"),
+        *CHAT_BINDINGS,
+    ]
+
+    def __init__(self, *, table_id: str = "", place: str = "") -> None:
+        super().__init__(table_id=table_id, place=place)
+        self.typed = ""
+        """The word on the entry line, upper case."""
+        self.words: Container[str] | None = None
+        """The dictionary, once loaded (``None`` while it loads)."""
+        self.choices: list[dict[str, Any]] = []
+        """Several ways to say the word: the player picks one with a digit."""
+        self._idea = 0
+        self._sent = ""
+        """The word last sent, put back on the line if the host refuses it."""
+        self._word_reveal: int | None = None
+        self._last_challenge: tuple[int, str] | None = None
+        """Who challenged which word, since the last word said: a late ``!`` is told so."""
+        """The reveal of the last word said (a challenge names it)."""
+        self._ending = False
+        self._typed_shown = False
+        self.news = Text("")
+        """The last challenge decided or word completed, in a sentence under the target."""
+        """The events being read end the game (no round-end toast over the results)."""
+
+    def compose_board(self) -> ComposeResult:
+        yield Panel(id="title")
+        yield Panel(id="rules")
+        with Horizontal(id="main"):
+            with Vertical(id="board"):
+                yield Panel(id="table-label")
+                yield Panel(id="table")
+                yield Panel(id="target")
+                yield Panel(id="news")
+                yield Panel(id="hand-label")
+                yield Panel(id="hand")
+            with Vertical(id="side"):
+                yield Panel(id="players")
+                yield GameLog(id="log")
+        yield Panel(id="word")
+        yield Panel(id="checks")
+
+    def on_mount(self) -> None:
+        # Textual also runs TableScreen.on_mount (handlers run along the MRO).
+        self.query_one(Footer).compact = True
+        self.run_worker(self._load_words, thread=True, group="kiitos-words", exit_on_error=False)
+
+    def _load_words(self) -> None:
+        """The dictionary, read in a thread (about 0.1 s) so the table never freezes."""
+        from engine.games.kiitos.words import dictionary
+
+        words = dictionary()
+        self.app.call_from_thread(self.words_ready, words)
+
+    def words_ready(self, words: Container[str]) -> None:
+        self.words = words
+        self._redraw_entry()
+
+    # State -----------------------------------------------------------------------------
+
+    @property
+    def playing(self) -> KiitosView | None:
+        """The view, once the game has started."""
+        view = self.view
+        return None if view is None or view["phase"] == "waiting" else view
+
+    def legal(self, kind: str) -> list[dict[str, Any]]:
+        view = self.playing
+        return [] if view is None else [a for a in view["legal"] if a.get("type") == kind]
+
+    def entry(self) -> Entry:
+        view = self.playing
+        if view is None:
+            return Entry(self.typed)
+        return analyse(view, self.typed, self.words)
+
+    def mine(self, phase: str) -> bool:
+        view = self.playing
+        return (
+            view is not None
+            and view["seat"] is not None
+            and view["turn"] == view["seat"]
+            and view["phase"] == phase
+            and view["outcome"] is None
+        )
+
+    def free_to_say(self) -> bool:
+        """Whether it is this player's turn to lead or to say a new word (not compelled)."""
+        view = self.playing
+        if view is None or "starts_in" in view:  # the host has not begun the game yet
+            return False
+        if self.mine("lead"):
+            return True
+        return self.mine("play") and bool(self.legal("pickup"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows only what may be done now (and always rules, why, leave)."""
+        if action in ("rules", "leave", "why"):
+            return True
+        view = self.playing
+        if view is None:
+            return False
+        if self.choices:
+            return action in ("pick", "clear") and (
+                action == "clear" or int(str(parameters[0])) <= len(self.choices)
+            )
+        compelled = bool(self.legal("play"))
+        if action == "send":  # any word may be said: the legal words are only examples
+            return self.free_to_say() and not compelled
+        if action == "send_letter":
+            return compelled
+        if action == "send_forfeit":
+            return bool(self.legal("forfeit"))
+        if action == "idea":
+            return bool(self.legal("lead") or self.legal("say"))
+        if action == "challenge":
+            return bool(self.legal("challenge"))
+        if action == "pickup":
+            return bool(self.legal("pickup"))
+        if action == "pass_lead":
+            return bool(self.legal("pass_lead"))
+        if action == "flip":
+            return bool(self.legal("flip")) and int(str(parameters[0])) <= 3
+        if action == "starter":
+            return bool(self.legal("choose")) and int(str(parameters[0])) <= len(view["players"])
+        if action == "pick":
+            return False
+        if action in ("erase", "clear"):
+            return bool(self.typed)
+        return True
+
+    # Keys ------------------------------------------------------------------------------
+
+    def on_key(self, event: events.Key) -> None:
+        """Letters type the word (whoever's turn it is: a word can be made ready)."""
+        character = event.character or ""
+        if len(character) == 1 and character.isascii() and character.isalpha():
+            event.stop()
+            event.prevent_default()
+            if self.playing is None or self.view is None or self.view["seat"] is None:
+                if self.playing is not None:
+                    self.refused("You are watching: only players say words")
+                return
+            chose = bool(self.choices)
+            self.choices = []
+            if len(self.typed) < MAX_WORD_LENGTH:
+                self.typed += character.upper()
+                self._idea = 0
+            if chose:
+                self._redraw()  # the choice is dropped: its keys leave the footer
+            else:
+                self._redraw_entry()
+            return
+        if self.playing is None or event.key in ("enter", "escape", "backspace", "tab"):
+            return
+        if event.key == "exclamation_mark" and not self.legal("challenge"):
+            event.stop()
+            self.refused(self.why_no_challenge())
+        elif event.key in ("ctrl+p", "ctrl+n") and not self._allowed(event.key):
+            event.stop()
+            self.refused(self.why_not_yours("pick up" if event.key == "ctrl+p" else "pass"))
+
+    def _allowed(self, key: str) -> bool:
+        return bool(self.legal("pickup" if key == "ctrl+p" else "pass_lead"))
+
+    def why_no_challenge(self) -> str:
+        view = self.playing
+        if view is None:
+            return "The game has not started"
+        if view["seat"] is None:
+            return "You are watching: only players challenge"
+        if view["outcome"] is not None:
+            return "The game is over"
+        if view["check"] == "strict":
+            return "This table refuses non-words at once: there are no challenges"
+        if view["announcer"] is not None and view["announcer"] == view["seat"]:
+            return "That is your own word: others may challenge it"
+        if self._last_challenge is not None:
+            seat, word = self._last_challenge
+            challenger = capital(who(seat, view["players"], view["seat"]))
+            return f"{challenger} challenged {word} first: a word is challenged once"
+        return "There is no word to challenge now (a letter was played after it)"
+
+    def why_not_yours(self, what: str) -> str:
+        view = self.playing
+        if view is None or view["seat"] is None:
+            return f"You are watching: only players {what}"
+        if view["turn"] != view["seat"]:
+            return f"It is {name_of(view, view['turn'])}'s turn"
+        if what == "pick up" and self.legal("play"):
+            letters = " or ".join(sorted({str(a["letter"]) for a in self.legal("play")}))
+            return f"You hold {letters}: you must continue {view['target']}"
+        if what == "pick up":
+            return "There is nothing to pick up now"
+        return "The 4-player rule applies only right after picking up a 4-letter word"
+
+    def action_send(self) -> None:
+        entry = self.entry()
+        if entry.problem:
+            self.refused(entry.problem)
+            return
+        if len(entry.actions) == 1:
+            self._send(entry.actions[0])
+        elif entry.actions:
+            self.choices = list(entry.actions)
+            self._redraw()
+
+    def action_send_letter(self) -> None:
+        self.action_send()
+
+    def action_send_forfeit(self) -> None:
+        self.action_send()
+
+    def action_pick(self, number: int) -> None:
+        if 1 <= number <= len(self.choices):
+            action = self.choices[number - 1]
+            self.choices = []
+            self._send(action)
+
+    def action_idea(self) -> None:
+        ideas = self.legal("lead") + self.legal("say")
+        if not ideas:
+            return
+        words = list(dict.fromkeys(str(a["word"]).upper() for a in ideas))
+        self.typed = words[self._idea % len(words)]
+        self._idea += 1
+        self.choices = []
+        self._redraw()
+
+    def action_erase(self) -> None:
+        self.typed = self.typed[:-1]
+        self._idea = 0
+        self._redraw_entry()
+
+    def action_clear(self) -> None:
+        self.typed = ""
+        self.choices = []
+        self._idea = 0
+        self._redraw()
+
+    def action_challenge(self) -> None:
+        view = self.playing
+        if view is None:
+            return
+        if not self.legal("challenge"):
+            self.refused(self.why_no_challenge())
+            return
+        if self.claim({"type": "challenge"}):
+            self.query_one(PromptLine).prompt(self.prompt_text(view))
+
+    def action_pickup(self) -> None:
+        if self.legal("pickup"):
+            self._send({"type": "pickup"})
+        else:
+            self.refused(self.why_not_yours("pick up"))
+
+    def action_pass_lead(self) -> None:
+        if self.legal("pass_lead"):
+            self._send({"type": "pass_lead"})
+        else:
+            self.refused(self.why_not_yours("pass"))
+
+    def action_flip(self, number: int) -> None:
+        view = self.playing
+        if view is None or not self.legal("flip"):
+            return
+        cards = view["rule_cards"]
+        card = cards[number - 1]
+        if card["locked"]:
+            self.refused("That rule card holds the lock token: flip another one")
+            return
+        self._send({"type": "flip", "card": card["card"]})
+
+    def action_starter(self, number: int) -> None:
+        if self.legal("choose"):
+            self._send({"type": "choose", "seat": number - 1})
+
+    def _send(self, action: dict[str, Any]) -> None:
+        self._sent = self.typed
+        self.typed = ""
+        self.choices = []
+        self._idea = 0
+        self.act(action)
+        self._redraw()
+
+    def refused(self, reason: str) -> None:
+        if self._sent and not self.typed:
+            self.typed, self._sent = self._sent, ""  # the host said no: the word comes back
+            if self._ready:
+                self._redraw_entry()
+        super().refused(reason)
+
+    # What the host's rulings mean here ---------------------------------------------------
+
+    def happened(self, events: Sequence[dict[str, Any]]) -> None:
+        self._ending = any(event.get("kind") == "game_end" for event in events)
+        super().happened(events)
+
+    def game_event(self, event: Mapping[str, Any]) -> None:
+        data = event.get("data")
+        if not isinstance(data, Mapping):
+            return
+        kind = event.get("kind")
+        view = self.view
+        names = [] if view is None else view["players"]
+        me = None if view is None else view["seat"]
+        if kind in ("lead", "say", "pickup"):
+            self.news = Text("")  # a new word, or the table picked up: the last news is over
+        if kind in ("lead", "say") and isinstance(data.get("reveal"), int):
+            self._word_reveal = int(data["reveal"])
+            self._last_challenge = None
+        elif kind in ("play", "pickup"):
+            self._last_challenge = None  # a letter after the word: the usual reason applies
+        elif kind == "challenge" and isinstance(data.get("seat"), int):
+            self._last_challenge = (int(data["seat"]), str(data.get("word", "")).upper())
+            reveal = self._word_reveal
+            if reveal is None and view is not None and view["phase"] != "waiting":
+                reveal = view["reveal"]
+            word = str(data.get("word", "")).upper()
+            valid = bool(data.get("valid"))
+            award = self.history.award(
+                reveal if reveal is not None else -1,
+                int(data["seat"]),
+                f"the challenge of {word}",
+                names,
+                me,
+                "a word" if valid else "not a word",
+            )
+            self.news = Text(self.challenge_words(data, award), style=self.look("news"))
+        elif kind == "kiitos" and isinstance(data.get("seat"), int):
+            sayer = who(int(data["seat"]), names, me)
+            takes = "take" if sayer == "you" else "takes"
+            word = str(data.get("word", "")).upper()
+            self.news = Text(f"Kiitos! {word} is complete: {sayer} {takes} {data.get('count')}.")
+        elif kind == "round_end" and not self._ending:  # the results say it all
+            self.notify(str(event.get("text", "")), title="Round over", timeout=10)
+
+    def challenge_words(self, data: Mapping[str, Any], award: Award) -> str:
+        """``Bea challenged CLASP: not a word; Cy takes -1. First, 13 ms ahead of you.``"""
+        view = self.view
+        names = [] if view is None else view["players"]
+        me = None if view is None else view["seat"]
+        challenger = capital(who(int(data["seat"]), names, me))
+        verdict = "a word" if data.get("valid") else "not a word"
+        loser = data.get("loser")
+        taker = who(loser if isinstance(loser, int) else None, names, me)
+        takes = "take" if taker == "you" else "takes"
+        text = f"{challenger} challenged {str(data.get('word', '')).upper()}: {verdict};"
+        text += f" {taker} {takes} the -1."
+        if award.contested:
+            text += f" First{self.history.margin_words(award, names, me)}."
+        return text
+
+    def moment_words(self, view: Mapping[str, Any]) -> str:
+        target = view.get("target")
+        return str(target) if target else "the word"
+
+    def claim_words(self, action: Mapping[str, Any]) -> str:
+        view = self.view
+        target = None if view is None or view["phase"] == "waiting" else view["target"]
+        return f"challenged {target or 'the word'}"
+
+    # Drawing ---------------------------------------------------------------------------
+
+    def show(self, view: KiitosView) -> None:
+        if self.choices and not own_turn_view(view):
+            self.choices = []
+        self._sent = ""
+        look = self.look
+        self.query_one("#title", Panel).show(title_line(view, look))
+        self.query_one("#rules", Panel).show(rules_line(view, look))
+        self.query_one("#table-label", Panel).show(self._table_label(view))
+        width = self._board_width()
+        self.query_one("#table", Panel).show(tiles(view["table"], width, look, face="played"))
+        self.query_one("#target", Panel).show(self._target(view))
+        self.query_one("#news", Panel).show(self.news)
+        self.query_one("#players", Panel).show(players_text(view, look))
+        self._redraw()
+        self.call_after_refresh(self._show_log, view)
+
+    def _show_log(self, view: KiitosView) -> None:
+        if view is self.view:
+            self.query_one(GameLog).show(view["log"])
+
+    def _redraw(self) -> None:
+        view = self.playing
+        if view is None or not self._ready:
+            return
+        self._redraw_entry()
+        self.query_one(PromptLine).prompt(self.prompt_text(view))
+        self.refresh_bindings()
+
+    def _redraw_entry(self) -> None:
+        view = self.playing
+        if view is None or not self._ready:
+            return
+        look = self.look
+        entry = self.entry()
+        hand = view["hand"]
+        label = self.query_one("#hand-label", Panel)
+        if hand is None:
+            label.show(Text("Watching: the hands are hidden.", style=look("muted")))
+            self.query_one("#hand", Panel).show("")
+            self.query_one("#word", Panel).show("")
+            self.query_one("#checks", Panel).show("")
+            return
+        lit = lit_positions(hand, entry.plays)
+        title = Text(f"Your hand ({len(hand)})", style="bold")
+        if not hand and view["outcome"] is None:
+            title.append(": dealt when the round starts", style=look("muted"))
+        if view["compelled"]:
+            must = " or ".join(sorted({str(a["letter"]) for a in self.legal("play")}))
+            title.append(f"  you must play {must}", style=look("lit"))
+        label.show(title)
+        self.query_one("#hand", Panel).show(tiles(hand, self._board_width(), look, lit=lit))
+        word = self.query_one("#word", Panel)
+        checks = self.query_one("#checks", Panel)
+        if self.choices:
+            word.show(entry_line(Entry(self.typed), look, cursor=False))
+            checks.show(self._choices_text(view))
+        elif view["phase"] in ("flip", "choose", "over"):
+            word.show(entry_line(Entry(self.typed), look))
+            checks.show(self._menu_text(view))
+        else:
+            word.show(entry_line(entry, look))
+            shown = checks_line(entry, look)
+            if not entry.checks and entry.problem and self.typed:
+                shown = Text(f"✗ {entry.problem}", style=look("bad"))
+            elif view["compelled"] and not self.typed:
+                shown = self._must_text(view)
+            elif not entry.checks and not self.typed and entry.hint:
+                shown = Text(entry.hint, style=look("muted"))
+            checks.show(shown)
+        if bool(self.typed) != self._typed_shown:  # esc clear: in the footer or not
+            self._typed_shown = bool(self.typed)
+            self.refresh_bindings()
+
+    def _menu_text(self, view: KiitosView) -> Text:
+        """The rule cards to flip, or the players to choose from, numbered for the keys."""
+        look = self.look
+        out = Text()
+        if self.legal("flip"):
+            for index, card in enumerate(view["rule_cards"]):
+                if card["locked"]:
+                    continue
+                if out:
+                    out.append(" · ")
+                out.append(f"{index + 1} ", style=look("key"))
+                now, after = (RULE_SHORT.get(text, text) for text in flip_texts(card))
+                out.append(f"{now} → {after}")
+        elif self.legal("choose"):
+            for seat, name in enumerate(view["players"]):
+                if out:
+                    out.append(" · ")
+                out.append(f"{seat + 1} ", style=look("key"))
+                out.append("you" if seat == view["seat"] else name)
+        return out
+
+    def _must_text(self, view: KiitosView) -> Text:
+        """Why a letter must be played: ``You hold E, the next letter of AIDES: play it``."""
+        plays = self.legal("play")
+        letters = " or ".join(sorted({str(action["letter"]) for action in plays}))
+        if view["rules"]["super_kiitos"]:
+            why = f"You hold {letters}, which continues {view['target']}: you must play it"
+        else:
+            why = f"You hold {letters}, the next letter of {view['target']}: you must play it"
+        return Text(why, style=self.look("muted"))
+
+    def _choices_text(self, view: KiitosView) -> Text:
+        look = self.look
+        out = Text("Play which? ", style="bold")
+        super_kiitos = view["rules"]["super_kiitos"]
+        for index, action in enumerate(self.choices):
+            if index:
+                out.append(" · ")
+            out.append(f"{index + 1} ", style=look("key"))
+            out.append(play_words(action, super_kiitos))
+        out.append(" · esc cancels", style=look("muted"))
+        return out
+
+    def _board_width(self) -> int:
+        width = self.query_one("#board").content_region.width
+        return width if width > 0 else 46
+
+    def _table_label(self, view: KiitosView) -> Text:
+        table = view["table"]
+        out = Text("On the table", style="bold")
+        if table:
+            out.append(f" ({len(table)})")
+        else:
+            out.append(": nothing yet", style=self.look("muted"))
+        return out
+
+    def _target(self, view: KiitosView) -> Text:
+        look = self.look
+        out = target_text(view, look)
+        if view["refused_words"]:
+            out.append(f"\nFailed this turn: {', '.join(view['refused_words'])}", style=look("bad"))
+        elif self.legal("challenge"):
+            out.append("\n")
+            out.append("! ", style=look("key"))
+            out.append(f"challenges {view['target']} (before the next letter)")
+        elif view["announcer"] is not None and view["announcer"] == view["seat"]:
+            out.append("\nOthers may challenge it until the next letter.", style=look("muted"))
+        return out
+
+    def prompt_text(self, view: KiitosView) -> str:
+        """What the player may do now, in words."""
+        if view["outcome"] is not None:
+            return "Game over · ? rules · ctrl+x leaves"
+        if "starts_in" in view:  # a real-time table counts down before the game begins
+            left = view.get("starts_in")
+            when = f"in {left:.0f} s" if isinstance(left, int | float) else "when all are here"
+            return f"The game begins {when}: the first word may be typed already"
+        seat = view["seat"]
+        turn = view["turn"]
+        pending = self.pending_claim
+        if pending is not None:
+            return f"Challenging {view['target']}... (the host is deciding)"
+        if self.choices:
+            return "Which one? Press its number (esc cancels)"
+        if seat is None:
+            return f"Watching · {capital(name_of(view, turn))} to play · ctrl+w why"
+        challenge = f" · ! challenges {view['target']}" if self.legal("challenge") else ""
+        if turn != seat:
+            doing = {
+                "lead": "to lead a word",
+                "play": "to play",
+                "flip": "to flip a rule card",
+                "forfeit": "to give up a card",
+                "choose": "to choose who starts",
+            }.get(view["phase"], "")
+            return f"{capital(name_of(view, turn))} {doing}{challenge}"
+        phase = view["phase"]
+        if phase == "flip":
+            return "Kiitos! Flip a rule card that does not hold the lock: press its number"
+        if phase == "forfeit":
+            return "The challenge cards are gone: type a letter of your hand to give up, ⏎"
+        if phase == "choose":
+            return f"You have the lowest score: who starts round {view['round']}? Press a number"
+        plays = self.legal("play")
+        if plays:
+            what = choices_words(plays, view["rules"]["super_kiitos"])
+            return f"⏎ plays {what} (it continues {view['target']}){challenge}"
+        extra = " · ^n: the 4-player rule" if self.legal("pass_lead") else ""
+        if phase == "lead":
+            return f"Your lead: type a word, ⏎ says it (tab: an idea){extra}"
+        count = len(view["table"])
+        return f"New word (tab: idea), ⏎ says it · ^p picks up {count}{challenge}"
+
+    # Results ---------------------------------------------------------------------------
+
+    def results_lines(self, view: KiitosView) -> list[str]:
+        players = view["players"]
+        outcome = view["outcome"]
+        totals = view["totals"] if outcome is None else list(outcome["scores"])
+        winners = [] if outcome is None else list(outcome["winners"])
+        seat = view["seat"]
+        best = totals[winners[0]] if winners else 0
+        names = " and ".join(players[index] for index in winners if index < len(players))
+        if seat is not None and seat in winners:
+            head = f"You win with {best}!" if len(winners) == 1 else f"You share the win ({names})!"
+        elif len(winners) == 1:
+            head = f"{names} wins with {best}."
+        else:
+            head = f"{names} share the win with {best}."
+        rounds = view["round_scores"]
+        header = f"{'':12}" + "".join(f"{'R' + str(n + 1):>5}" for n in range(len(rounds)))
+        lines = [head, "", header + "  total"]
+        for index, name in enumerate(players):
+            label = f"{name} (you)" if index == seat else name
+            row = "".join(f"{scores[index]:>5}" for scores in rounds if index < len(scores))
+            lines.append(f"{label[:12]:<12}{row}{totals[index]:>7}")
+        contests = self.contest_lines("challenge")
+        if contests:
+            lines += ["", *contests]
+        lines += ["", "Escape: back to the table."]
+        return lines
+
+
+def flip_texts(card: Mapping[str, Any]) -> tuple[str, str]:
+    """A rule card's side now and the side a flip shows, short: ``min. length 4``, ``5``."""
+    sides = RULE_TEXT[str(card["card"])]
+    now, after = sides[bool(card["alternate"])], sides[not card["alternate"]]
+    head = FLIP_HEAD.get(str(card["card"]))
+    if head:
+        return f"{head} {now.split()[-1]}", after.split()[-1]
+    return now, after
+
+
+def own_turn_view(view: KiitosView) -> bool:
+    return view["seat"] is not None and view["turn"] == view["seat"]
+
+
+def lit_positions(hand: Sequence[str], letters: Container[str]) -> set[int]:
+    """The first tile of each letter in ``letters`` (one card of it would be played)."""
+    lit: set[int] = set()
+    seen: set[str] = set()
+    for position, letter in enumerate(hand):
+        if letter in letters and letter not in seen:
+            lit.add(position)
+            seen.add(letter)
+    return lit

@@ -1,0 +1,1 @@
+"""You Gotta Be Kitten Me!'s table screen (``screen.py``) and its stylesheet."""

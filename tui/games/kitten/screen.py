@@ -1,0 +1,1091 @@
+"""The You Gotta Be Kitten Me! table: the standing bid big, your hand, everyone's cards, the calls.
+
+Everything drawn comes from :meth:`engine.games.kitten.rules.Kitten.view` for this seat
+(:class:`~engine.games.kitten.rules.KittenView`): your own hand only, everyone's card
+counts and deal sizes, this round's bids and specials, and the last reveal
+with the engine's own account of how it was counted. The only rules
+knowledge here is how a card looks and what your own hand adds to each
+accessory or colour (:func:`engine.games.kitten.cards.count_hand`, the engine's
+counting).
+
+What may be done comes from ``view["legal"]``: the footer offers only the
+keys that are legal now, and a key that is not says why in the prompt line,
+in the engine's words. A bid is made in a small bar (``b``): up/down the
+count, starting at the lowest legal one, left/right or 1-6 the accessory or
+colour, enter bids. Go Fish (``g``) opens the same bar for a player and a
+thing. Each challenge or Purrfect opens the full reveal over the table until
+a key is pressed; ``v`` shows it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePath
+from typing import Any, ClassVar
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Digits, Footer, Static
+
+from engine.games.kitten.cards import (
+    CANT_SEE_ME,
+    DOUBLE_TROUBLE,
+    DRAW_3,
+    FLIP_DOUBLE,
+    FLIP_ZERO,
+    GO_FISH,
+    HANG_IN_THERE,
+    SKIP,
+    SPECIAL_NAMES,
+    THING_WORDS,
+    THINGS,
+    card_name,
+    count_hand,
+    parse,
+    thing_words,
+    value,
+)
+from engine.games.kitten.rules import CALL_WORDS, CHALLENGE, PURRFECT, KittenView, RevealView
+from tui.screens.table import TableScreen
+from tui.styles import TCSS_DIR
+from tui.widgets.log import GameLog
+from tui.widgets.look import PLAIN, Look
+from tui.widgets.prompt import PromptLine
+from tui.widgets.rulings import capital, who
+
+HERE = Path(__file__).resolve().parent
+"""This game's folder, where its stylesheet lives."""
+
+LOOKS = (
+    "blue",
+    "red",
+    "green",
+    "wild",
+    "special",
+    "muted",
+    "turn",
+    "key",
+    "bid",
+    "out",
+    "loss",
+    "gain",
+    "chosen",
+)
+"""The table's looks, each a component class ``kitten--NAME`` styled in ``kitten.tcss``."""
+
+
+TIMES = "\u00d7"
+"""The multiplication sign of ``x2`` on doubles and in a doubled hand's sum."""
+
+SPECIAL_KEYS: Mapping[str, str] = {SKIP: "s", DRAW_3: "d", GO_FISH: "g"}
+"""The key that plays each special card (shown in the card's top border)."""
+
+CARD_INNER = 5
+CARD_WIDTH = CARD_INNER + 2
+CARD_HEIGHT = 5
+CARD_GAP = 1
+
+ACCESSORY_LABELS: Mapping[str, str] = {"hat": "Hat", "bowtie": "Bow", "glasses": "Glass"}
+COLOUR_LABELS: Mapping[str, str] = {"blue": "Blue", "red": "Red", "green": "Green"}
+SPECIAL_FACES: Mapping[str, tuple[str, str, str]] = {
+    SKIP: ("", "SKIP", ""),
+    DRAW_3: ("DRAW", "3", ""),
+    GO_FISH: ("GO", "FISH", ""),
+    CANT_SEE_ME: ("CAN'T", "SEE", "ME"),
+    HANG_IN_THERE: ("HANG", "IN", "THERE"),
+    DOUBLE_TROUBLE: ("DBL", "TROU-", "BLE"),
+}
+THING_SHORT: Mapping[str, str] = {
+    "hat": "hat",
+    "bowtie": "bow",
+    "glasses": "gls",
+    "blue": "blu",
+    "red": "red",
+    "green": "grn",
+}
+
+RULES = """
+Bid, bluff, and call **"You Gotta Be Kitten Me!"**. Every card shows an
+**accessory** (hat, bow tie, glasses) and a **colour** (blue, red, green):
+a single counts 1 of each, a double 2, a triple 3. A **Wild** counts 1 of
+every accessory and colour (Double Wild 2, Triple Wild 3).
+
+**A round.** Everyone still in is dealt their *deal size* (5 cards, or 3
+with 7 or more players). The dealer opens with a **bid**: a count of one
+accessory or colour, e.g. *4 hats*, meaning "all our hands together, plus the
+card the dealer will flip, show at least 4 hats". Clockwise, each player
+either **raises** (any accessory or colour, but a higher count) or
+**challenges** the standing bid: "You Gotta Be Kitten Me!".
+
+**The reveal.** Every hand is shown, the dealer flips the deck's top card and
+it counts too. Total **below** the bid: the bidder loses a card for the rest
+of the game; otherwise the challenger does. The loser deals next. A player
+with no cards left is out; the last player with cards wins.
+
+**Purrfect** (a table option): call it when you think the standing bid is
+*exactly* right. Exact: the bidder loses a card and you gain one; otherwise
+you lose one.
+
+**Deluxe cards** (the grey deck, a table option): *Skip* passes your turn,
+*Draw 3* draws three cards that count this round only, *Go Fish* takes every
+normal card of one accessory or colour from a player (never a Wild); these
+three are played instead of a bid or a challenge. *Can't See Me* makes your
+hand count 0, *Double Trouble* doubles it, *Hang In There* gains you a card
+when your side of a call is right; they work from your hand (and, Can't See
+Me and Double Trouble, when flipped: the total is 0, or doubled). If your own
+bid comes back to you, you must bid again.
+
+**Keys**: b bids (then up/down the count, left/right or 1-6 the accessory or
+colour, enter); up/down or 1-6 also open the bid bar. c challenges, p calls
+Purrfect, s plays Skip, d Draw 3, g Go Fish (up/down the player, left/right
+or 1-6 the thing, enter). v shows the last reveal again; r rules; q leaves.
+Your hand's own count of each thing is under it and in the bid bar.
+"""
+
+
+# Words -------------------------------------------------------------------------------
+
+
+def name_of(view: KittenView, seat: int | None) -> str:
+    """A seat as this player reads it: ``you`` or a name."""
+    return who(seat, view["players"], view["seat"])
+
+
+def flips(view: KittenView, seat: int) -> str:
+    """``flips``, or ``flip`` when the dealer is you."""
+    return "flip" if seat == view["seat"] else "flips"
+
+
+def bid_words(view: KittenView, bid: Mapping[str, Any]) -> str:
+    """``Bea's 7 hats`` / ``your 3 red``."""
+    whose = name_of(view, int(bid["seat"]))
+    whose = "your" if whose == "you" else f"{whose}'s"
+    return f"{whose} {thing_words(str(bid['thing']), int(bid['count']))}"
+
+
+def own_counts(hand: Sequence[str]) -> dict[str, int]:
+    """What this hand adds to each accessory and colour (Can't See Me, Double Trouble applied)."""
+    cards = list(hand)
+    return {thing: count_hand(cards, thing).adds for thing in THINGS}
+
+
+def special_words(view: KittenView, entry: Mapping[str, Any]) -> str:
+    """A played special: ``Cy: Skip``, ``Bea: Draw 3 (3)``, ``you: Go Fish on Cy for red: 2``."""
+    actor = name_of(view, entry.get("seat"))
+    card = str(entry.get("card"))
+    name = SPECIAL_NAMES.get(card, card)
+    if card == DRAW_3:
+        return f"{actor}: {name} ({entry.get('count', 0)})"
+    if card == GO_FISH:
+        target = name_of(view, entry.get("target"))
+        plural = THING_WORDS.get(str(entry.get("thing")), ("?", "?"))[1]
+        return f"{actor}: {name} on {target} for {plural}: {entry.get('count', 0)}"
+    return f"{actor}: {name}"
+
+
+def flip_words(reveal: RevealView) -> str:
+    """What the flipped card did: ``+2``, ``total → 0``, ``total x2``."""
+    if reveal["flip_effect"] == FLIP_ZERO:
+        return "total → 0"
+    if reveal["flip_effect"] == FLIP_DOUBLE:
+        return f"total {TIMES}2"
+    return f"+{reveal['flip_adds']}"
+
+
+def hand_adds_words(hand: Mapping[str, Any]) -> str:
+    """How one revealed hand counted: ``3``, ``0 (Can't See Me)``, ``2x2 = 4`` (Double Trouble)."""
+    adds = int(hand["adds"])
+    if hand["cant_see_me"]:
+        return f"{adds} ({SPECIAL_NAMES[CANT_SEE_ME]})"
+    doublings = int(hand["doublings"])
+    if doublings:
+        return f"{hand['base']}{TIMES}{2**doublings} = {adds}"
+    return str(adds)
+
+
+def verdict(view: KittenView, reveal: RevealView) -> str:
+    """``5 is less than 7: the bid fails.`` (the engine's comparison, in the same words)."""
+    count, total = reveal["bid"]["count"], reveal["total"]
+    if reveal["call"] == CHALLENGE:
+        if total >= count:
+            return f"{total} is at least {count}: the bid holds."
+        return f"{total} is less than {count}: the bid fails."
+    if total == count:
+        return f"Exactly {count}: Purrfect!"
+    return f"{total} is not exactly {count}: no Purrfect."
+
+
+def change_words(view: KittenView, reveal: RevealView) -> list[str]:
+    """``Cy loses a card (the bid failed).`` for each change, refused gain and elimination."""
+    lines = []
+    for change in reveal["changes"]:
+        verb = ("lose" if change["delta"] < 0 else "gain") + (
+            "" if change["seat"] == view["seat"] else "s"
+        )
+        lines.append(
+            f"{capital(name_of(view, change['seat']))} {verb} a card ({change['reason']})."
+        )
+    for change in reveal["refused"]:
+        lines.append(
+            f"{capital(name_of(view, change['seat']))} would gain a card ({change['reason']}),"
+            " but the deck has none to spare."
+        )
+    for seat in reveal["out"]:
+        lines.append(
+            f"{capital(name_of(view, seat))} {'are' if seat == view['seat'] else 'is'} out."
+        )
+    return lines
+
+
+def call_headline(view: KittenView, reveal: RevealView) -> str:
+    """``Round 3: Bea called “You Gotta Be Kitten Me!” on Cy's 7 hats``."""
+    caller = capital(name_of(view, reveal["caller"]))
+    words = CALL_WORDS.get(reveal["call"], reveal["call"])
+    return f"Round {reveal['round']}: {caller} called “{words}” on {bid_words(view, reveal['bid'])}"
+
+
+def call_summary(view: KittenView, reveal: RevealView) -> str:
+    """The last call in two short lines: ``Bea challenged Cy's 7 hats; total 5: Cy -1 (out)``."""
+    caller = capital(name_of(view, reveal["caller"]))
+    verb = "challenged" if reveal["call"] == CHALLENGE else "called Purrfect on"
+    parts = []
+    for change in reveal["changes"]:
+        name = name_of(view, change["seat"])
+        if change["delta"] > 0:
+            parts.append(f"{name} +1")
+        else:
+            parts.append(f"{name} -1" + (" (out)" if change["seat"] in reveal["out"] else ""))
+    return (
+        f"{caller} {verb} {bid_words(view, reveal['bid'])};"
+        f" total {reveal['total']}: {', '.join(parts)}"
+    )
+
+
+# Cards -------------------------------------------------------------------------------
+
+
+def card_look(code: str, look: Look) -> Style:
+    """A card's face: its colour's background (a wild's, a special's)."""
+    card = parse(code)
+    if card is None:
+        return look("muted")
+    if card.special is not None:
+        return look("special")
+    if card.wild:
+        return look("wild")
+    return look(str(card.colour))
+
+
+def face_lines(code: str) -> tuple[str, str, str]:
+    """The three inner lines of a card: count, accessory, colour (or a special's name)."""
+    card = parse(code)
+    if card is None:
+        return ("?", "", "")
+    if card.special is not None:
+        return SPECIAL_FACES[card.special]
+    if card.wild:
+        return (f"{TIMES}{card.count}", "WILD", "any")
+    return (
+        f"{TIMES}{card.count}",
+        ACCESSORY_LABELS[str(card.accessory)],
+        COLOUR_LABELS[str(card.colour)],
+    )
+
+
+def card_lines(code: str, look: Look = PLAIN, *, key: str = "", dim: bool = False) -> list[Text]:
+    """One card: :data:`CARD_HEIGHT` lines of :data:`CARD_WIDTH` cells, ``key`` in its border."""
+    face = look("muted") if dim else card_look(code, look)
+    border = look("muted") if dim else Style()
+    top = "╭" + (key[:1] + "─" * (CARD_INNER - 1) if key else "─" * CARD_INNER) + "╮"
+    lines = [Text(top, style=border)]
+    if key:
+        lines[0].stylize(look("key"), 1, 2)
+    for content in face_lines(code):
+        line = Text("│", style=border)
+        line.append(content[:CARD_INNER].center(CARD_INNER), style=face)
+        line.append("│", style=border)
+        lines.append(line)
+    lines.append(Text("╰" + "─" * CARD_INNER + "╯", style=border))
+    return lines
+
+
+def chip_label(code: str) -> str:
+    """A card in a few letters: ``Red Hat``, ``Blue Bowx2``, ``Wildx3``, ``Go Fish``."""
+    card = parse(code)
+    if card is None:
+        return code
+    if card.special is not None:
+        return SPECIAL_NAMES[card.special]
+    size = f"{TIMES}{card.count}" if card.count > 1 else ""
+    if card.wild:
+        return f"Wild{size}"
+    colour = COLOUR_LABELS[str(card.colour)]
+    return f"{colour} {ACCESSORY_LABELS[str(card.accessory)]}{size}"
+
+
+def chip(code: str, look: Look = PLAIN, *, dim: bool = False) -> Text:
+    """A card on one line, in its colour (``dim``: it does not count here)."""
+    return Text(f" {chip_label(code)} ", style=look("muted") if dim else card_look(code, look))
+
+
+def hand_text(
+    cards: Sequence[str], width: int, look: Look = PLAIN, keys: Mapping[str, str] = SPECIAL_KEYS
+) -> Text:
+    """The hand as cards side by side; as one-line chips when they do not fit ``width``.
+
+    ``keys``: the key shown on each card that may be played now.
+    """
+    if not cards:
+        return Text("(no cards)", style=look("muted"))
+    if len(cards) * (CARD_WIDTH + CARD_GAP) - CARD_GAP <= width:
+        drawn = [card_lines(code, look, key=keys.get(code, "")) for code in cards]
+        out = Text()
+        for row in range(CARD_HEIGHT):
+            if row:
+                out.append("\n")
+            for position, lines in enumerate(drawn):
+                if position:
+                    out.append(" " * CARD_GAP)
+                out.append_text(lines[row])
+        return out
+    return wrap_chips([chip(code, look) for code in cards], width)
+
+
+# The reveal ----------------------------------------------------------------------------
+
+
+def wrap_chips(pieces: Sequence[Text], width: int) -> Text:
+    """One-line cards side by side, broken between cards (never inside one) at ``width``."""
+    out = Text()
+    used = 0
+    for piece in pieces:
+        if used and used + 1 + len(piece) > width:
+            out.append("\n")
+            used = 0
+        elif used:
+            out.append(" ")
+            used += 1
+        out.append_text(piece)
+        used += len(piece)
+    return out
+
+
+REVEAL_WIDTH = 70
+"""The reveal's width inside its box (78 cells less border, padding and a scrollbar)."""
+NAME_WIDTH = 12
+
+
+def reveal_body(
+    view: KittenView, reveal: RevealView, look: Look = PLAIN, width: int = REVEAL_WIDTH
+) -> RenderableType:
+    """The whole reveal: each hand and what it added, the flip, the total, who lost or gained."""
+    thing = reveal["bid"]["thing"]
+    plural = THING_WORDS[thing][1]
+    adds = [hand_adds_words(hand) for hand in reveal["hands"]]
+    adds_width = max(len(plural), len(flip_words(reveal)), *(len(words) for words in adds))
+    room = max(12, width - NAME_WIDTH - adds_width - 4)
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    table.add_column("Player", no_wrap=True, width=NAME_WIDTH)
+    table.add_column(f"Cards (counting {plural} in colour)", no_wrap=True, width=room)
+    table.add_column(plural.capitalize(), justify="right", no_wrap=True, width=adds_width)
+    for hand, words in zip(reveal["hands"], adds, strict=True):
+        seat = hand["seat"]
+        name = Text(capital(name_of(view, seat))[:NAME_WIDTH])
+        if seat == reveal["bid"]["seat"]:
+            name.stylize(look("bid"))
+        pieces = []
+        for code in hand["cards"]:
+            counts = value(code, thing) > 0 and not hand["cant_see_me"]
+            effect = code in (CANT_SEE_ME, DOUBLE_TROUBLE) or (
+                code == HANG_IN_THERE and seat == reveal["correct"]
+            )
+            pieces.append(chip(code, look, dim=not (counts or effect)))
+        table.add_row(name, wrap_chips(pieces, room), words)
+    flipper = capital(name_of(view, reveal["dealer"]))
+    flipped = reveal["flipped"]
+    counted = value(flipped, thing) > 0 or reveal["flip_effect"] != "adds"
+    table.add_row(
+        Text("Flipped", style="italic"),
+        Text(f"{flipper} {flips(view, reveal['dealer'])} ").append_text(
+            chip(flipped, look, dim=not counted)
+        ),
+        flip_words(reveal),
+    )
+    table.add_row(
+        Text("Total", style="bold"),
+        Text(f"bid: {thing_words(thing, reveal['bid']['count'])}", style=look("bid")),
+        Text(str(reveal["total"]), style="bold"),
+    )
+    lines = Text(verdict(view, reveal), style="bold")
+    for line in change_words(view, reveal):
+        style = look("gain") if " gain" in line else look("loss")
+        lines.append("\n")
+        lines.append(line, style=style if "would gain" not in line else look("muted"))
+    nxt = reveal["next_dealer"]
+    if nxt is not None:
+        lines.append(
+            f"\n{capital(name_of(view, nxt))} deal{'' if nxt == view['seat'] else 's'} next."
+        )
+    return Group(table, lines)
+
+
+class RevealScreen(ModalScreen[None]):
+    """The last call's full reveal over the table; stays until a key is pressed."""
+
+    CSS_PATH: ClassVar[list[str | PurePath]] = [HERE / "kitten.tcss"]
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "back to the table", key_display="any key"),
+    ]
+
+    def __init__(self, title: str, body: RenderableType) -> None:
+        super().__init__()
+        self.heading = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="reveal-box"):
+            yield Static(self.heading, id="reveal-title", markup=False)
+            with VerticalScroll(id="reveal-scroll"):
+                yield Static(self.body, id="reveal-body")
+            yield Static("any key: back to the table", id="reveal-hint")
+        yield Footer()
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        if event.key in ("up", "down", "pageup", "pagedown"):
+            scroll = self.query_one("#reveal-scroll", VerticalScroll)
+            step = {"up": -1, "down": 1, "pageup": -5, "pagedown": 5}[event.key]
+            scroll.scroll_relative(y=step, animate=False)
+            return
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+# The screen ----------------------------------------------------------------------------
+
+
+GAME_KEYS: Mapping[str, tuple[str, str | None]] = {
+    "b": ("bid", None),
+    "c": (CHALLENGE, None),
+    "p": (PURRFECT, None),
+    "s": ("play", SKIP),
+    "d": ("play", DRAW_3),
+    "g": ("play", GO_FISH),
+}
+"""The keys that ask for one kind of move: refused with the reason when it is not legal now."""
+
+BAR_KEYS = ("up", "down", "left", "right", *(str(n) for n in range(1, len(THINGS) + 1)))
+
+
+class KittenTable(TableScreen[KittenView]):
+    """The Kitten Me! table for one seat (or a spectator)."""
+
+    CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", HERE / "kitten.tcss"]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {f"kitten--{name}" for name in LOOKS}
+    look_prefix = "kitten"
+    look_names = LOOKS
+    look_paints_background = True
+    game = "kitten"
+    rules_text = RULES
+
+    @staticmethod
+    def card_label(card: str) -> str:
+        return chip_label(card)
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("b", "bid", "bid"),
+        Binding("c", "challenge", "kitten me!"),
+        Binding("p", "purrfect", "purrfect"),
+        Binding("s", "special('skip')", "skip"),
+        Binding("d", "special('draw-3')", "draw 3"),
+        Binding("g", "fish", "go fish"),
+        Binding("up", "count(1)", "count", key_display="↑↓"),
+        Binding("down", "count(-1)", "count", show=False),
+        Binding("up", "target(-1)", "player", key_display="↑↓"),
+        Binding("down", "target(1)", "player", show=False),
+        Binding("left", "thing(-1)", "thing", key_display="←→"),
+        Binding("right", "thing(1)", "thing", show=False),
+        *(Binding(str(n), f"pick({n})", "thing", show=False) for n in range(1, len(THINGS) + 1)),
+        Binding("enter", "send_bid", "bid!"),
+        Binding("enter", "send_fish", "fish!"),
+        Binding("escape", "cancel", "cancel"),
+        Binding("v", "show_reveal", "reveal"),
+        Binding("r", "rules", "rules"),
+        Binding("q", "leave", "quit"),
+    ]
+
+    def __init__(self, *, table_id: str = "", place: str = "") -> None:
+        super().__init__(table_id=table_id, place=place)
+        self.mode = ""
+        """``bid`` or ``fish`` while that bar is open, else empty."""
+        self.count = 1
+        self.thing = THINGS[0]
+        self.target: int | None = None
+        self._reveal_seen: int | None = None
+        """The round of the last reveal this screen has shown (or met on its first view)."""
+        self._first = True
+        self.eliminated: list[tuple[int, int | None]] = []
+        """(seat, round) in the order players went out, as this screen saw it (round
+        ``None``: out before this screen's first view)."""
+        self._revealing = False
+        """A reveal is on screen; the next ones wait in :attr:`_queued`."""
+        self._queued: list[RevealScreen] = []
+        self._results_after: KittenView | None = None
+
+    def compose_board(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="board"):
+                yield Static("", id="title")
+                with Horizontal(id="bid-row"):
+                    yield Digits("-", id="bid-count")
+                    yield Static("", id="bid-words")
+                yield Static("", id="history")
+                yield Static("", id="last-call")
+                yield Static("", id="hand-label")
+                yield Static("", id="hand")
+                yield Static("", id="hand-note")
+            with Vertical(id="side"):
+                yield Static("", id="players")
+                yield GameLog(id="log")
+        yield Static("", id="bar")
+
+    def on_mount(self) -> None:
+        self.query_one(Footer).compact = True
+
+    # Legal moves -----------------------------------------------------------------------
+
+    def legal(self, kind: str, card: str | None = None) -> bool:
+        """Whether a move of this kind (and card) is in the view's legal actions."""
+        view = self.view
+        if view is None or view["phase"] == "waiting":
+            return False
+        return any(
+            action.get("type") == kind and (card is None or action.get("card") == card)
+            for action in view["legal"]
+        )
+
+    def lowest_bid(self) -> int:
+        view = self.view
+        counts = [] if view is None else [a["count"] for a in view["legal"] if a["type"] == "bid"]
+        return min(counts) if counts else 1
+
+    def targets(self) -> list[int]:
+        """The players Go Fish may name now (from the legal actions)."""
+        view = self.view
+        if view is None:
+            return []
+        found = {
+            int(action["target"])
+            for action in view["legal"]
+            if action.get("type") == "play" and action.get("card") == GO_FISH
+        }
+        return sorted(found)
+
+    def why_not(self, kind: str, card: str | None = None) -> str:
+        """Why a move is not legal now, in the engine's words."""
+        view = self.view
+        if view is None or view["phase"] == "waiting":
+            return "The game has not started"
+        if view["phase"] == "over":
+            return "The game is over"
+        seat = view["seat"]
+        if seat is None:
+            return "You are watching: only players bid and call"
+        if view["turn"] != seat:
+            return f"It is {view['players'][view['turn'] or 0]}'s turn"
+        if kind == PURRFECT and not view["purrfect"]:
+            return "This table does not play Purrfect (table option 'purrfect')"
+        standing = view["bid"]
+        if kind in (CHALLENGE, PURRFECT):
+            if standing is None:
+                return "There is no bid to call yet: the dealer opens with a bid"
+            if standing["seat"] == seat:
+                return "That is your own bid: make a new bid"
+        if kind == "play" and card is not None:
+            if card not in (view["hand"] or []):
+                return f"You do not hold a {card_name(card)}"
+            if standing is None:
+                return "The dealer opens the round with a bid"
+            if standing["seat"] == seat:
+                return "Your own bid came back to you: make a new bid"
+            if standing["count"] >= view["max_bid"]:
+                extra = " or call Purrfect" if view["purrfect"] else ""
+                return f"The bid is already the highest allowed: challenge it{extra}"
+        if kind == "bid" and standing is not None and standing["count"] >= view["max_bid"]:
+            return f"Bids go up to {view['max_bid']} at this table"
+        return "That is not a move you can make now"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The footer shows only what is legal now; keys that can never apply are hidden."""
+        view = self.view
+        if action in ("rules", "leave"):
+            return True
+        if view is None or view["phase"] == "waiting":
+            return False
+        hand = view["hand"] or []
+        if action == "show_reveal":
+            return view["last_reveal"] is not None and not self.mode
+        if action == "bid":
+            return self.legal("bid") and self.mode != "bid"
+        if action == "challenge":
+            return self.legal(CHALLENGE) and not self.mode
+        if action == "purrfect":
+            return view["purrfect"] and self.legal(PURRFECT) and not self.mode
+        if action == "special":
+            card = str(parameters[0]) if parameters else ""
+            return card in hand and self.legal("play", card) and not self.mode
+        if action == "fish":
+            return GO_FISH in hand and self.legal("play", GO_FISH) and not self.mode
+        if action in ("count", "send_bid"):
+            return self.mode == "bid"
+        if action in ("target", "send_fish"):
+            return self.mode == "fish"
+        if action in ("thing", "pick", "cancel"):
+            return self.mode != ""
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """A key for a move that is not legal now says why; arrows and 1-6 open the bid bar."""
+        view = self.view
+        if view is None or view["phase"] == "waiting":
+            return
+        if event.key in GAME_KEYS:
+            kind, card = GAME_KEYS[event.key]
+            if self.mode and event.key != "b":
+                self.mode = ""  # another move: the bar closes
+                self._redraw()
+            if card is None and kind == PURRFECT and not view["purrfect"]:
+                pass
+            elif self.legal(kind, card):
+                return
+            event.stop()
+            self.refused(self.why_not(kind, card))
+        elif event.key in BAR_KEYS and not self.mode:
+            event.stop()
+            if not self.legal("bid"):
+                if view["seat"] is not None and view["phase"] != "over":
+                    self.refused(self.why_not("bid"))
+                return
+            self.open_bid()
+            if event.key.isdigit():
+                self.action_pick(int(event.key))
+
+    # Drawing ---------------------------------------------------------------------------
+
+    def show(self, view: KittenView) -> None:
+        look = self.look
+        self._note_eliminations(view)
+        self.query_one("#title", Static).update(self._title(view))
+        self._show_bid(view)
+        self.query_one("#history", Static).update(self._history(view))
+        last = view["last_reveal"]
+        call = Text()
+        if last is not None:
+            call.append("Last call: ", style="bold")
+            call.append(call_summary(view, last))
+            call.append("  v: reveal", style=look("key"))
+        else:
+            call.append("No call yet this game.", style=look("muted"))
+        self.query_one("#last-call", Static).update(call)
+        self._show_hand(view)
+        self.query_one("#players", Static).update(self._players(view))
+        self.query_one(GameLog).show(view["log"])
+        if self.mode and not self.legal("bid" if self.mode == "bid" else "play"):
+            self.mode = ""
+        self._clamp()
+        self._show_bar()
+        self.query_one(PromptLine).prompt(self.prompt_text(view))
+        self.refresh_bindings()
+        self._maybe_reveal(view)
+        self._first = False
+
+    def _note_eliminations(self, view: KittenView) -> None:
+        known = {seat for seat, _ in self.eliminated}
+        reveal = view["last_reveal"]
+        if self._first:
+            earlier = [seat for seat in view["out"] if reveal is None or seat not in reveal["out"]]
+            self.eliminated += [(seat, None) for seat in earlier]
+            known.update(earlier)
+        if reveal is not None:
+            for seat in reveal["out"]:
+                if seat not in known:
+                    self.eliminated.append((seat, reveal["round"]))
+                    known.add(seat)
+
+    def _maybe_reveal(self, view: KittenView) -> None:
+        reveal = view["last_reveal"]
+        if reveal is None:
+            return
+        if self._first:
+            self._reveal_seen = reveal["round"]
+            return
+        if reveal["round"] != self._reveal_seen:
+            self._reveal_seen = reveal["round"]
+            self.open_reveal(view)
+
+    def open_reveal(self, view: KittenView) -> None:
+        """Show the view's last reveal; if one is open, after it (calls can come quickly)."""
+        reveal = view["last_reveal"]
+        if reveal is None:
+            return
+        page = RevealScreen(call_headline(view, reveal), reveal_body(view, reveal, self.look))
+        if self._revealing:
+            self._queued.append(page)
+        else:
+            self._revealing = True
+            self.app.push_screen(page, self._reveal_closed)
+
+    def _reveal_closed(self, _: None) -> None:
+        if self._queued:
+            self.app.push_screen(self._queued.pop(0), self._reveal_closed)
+            return
+        self._revealing = False
+        later, self._results_after = self._results_after, None
+        if later is not None:
+            super().show_results(later)
+
+    def show_results(self, view: KittenView) -> None:
+        """The results come after the last reveal has been read."""
+        if self._revealing:
+            self._results_after = view
+        else:
+            super().show_results(view)
+
+    def _title(self, view: KittenView) -> Text:
+        look = self.look
+        title = Text(f"Round {view['round']}", style="bold")
+        deck = {"base": "white deck", "deluxe": "grey deck", "both": "both decks"}
+        title.append(f" · {deck.get(view['deck_set'], view['deck_set'])}")
+        title.append(
+            " · Purrfect on" if view["purrfect"] else " · no Purrfect", style=look("muted")
+        )
+        title.append(f" · deck: {view['deck_count']}", style=look("muted"))
+        if view["seat"] is None:
+            title.append(" · watching", style=look("muted"))
+        return title
+
+    def _show_bid(self, view: KittenView) -> None:
+        look = self.look
+        bid = view["bid"]
+        digits = self.query_one("#bid-count", Digits)
+        words = Text()
+        if view["phase"] == "over":
+            digits.update("-")
+            winner = view["winner"]
+            words.append("Game over\n", style="bold")
+            words.append(f"{capital(name_of(view, winner))} won" if winner is not None else "")
+        elif bid is None:
+            digits.update("-")
+            words.append("No bid yet\n", style="bold")
+            dealer = capital(name_of(view, view["dealer"]))
+            you = view["dealer"] == view["seat"]
+            words.append(f"{dealer} deal{'' if you else 's'} and open{'' if you else 's'}\n")
+            words.append("any count of 1 or more", style=look("muted"))
+        else:
+            digits.update(str(bid["count"]))
+            singular, plural = THING_WORDS[bid["thing"]]
+            words.append((singular if bid["count"] == 1 else plural).upper(), style=look("bid"))
+            bidder = name_of(view, bid["seat"])
+            words.append(f"  bid by {bidder}\n")
+            in_hands = sum(view["hand_counts"])
+            flipper = name_of(view, view["dealer"])
+            flip = f"{flipper} {flips(view, view['dealer'])} 1"
+            words.append(f"{in_hands} cards in hands + {flip}\n", style=look("muted"))
+            if bid["count"] < view["max_bid"]:
+                words.append(f"raise: {bid['count'] + 1} or more of anything", style=look("muted"))
+            else:
+                words.append("the highest bid allowed", style=look("muted"))
+        self.query_one("#bid-words", Static).update(words)
+
+    def _history(self, view: KittenView) -> Text:
+        look = self.look
+        width = self.query_one("#history").content_region.width or 46
+        out = Text("Bids: ", style="bold")
+        if not view["bids"]:
+            out.append("none yet this round", style=look("muted"))
+        parts = [
+            f"{name_of(view, bid['seat'])} {thing_words(bid['thing'], bid['count'])}"
+            for bid in view["bids"]
+        ]
+        budget = width * 2 - 6
+        shown: list[str] = []
+        for part in reversed(parts):
+            if sum(len(p) + 3 for p in shown) + len(part) > budget:
+                shown.insert(0, "…")
+                break
+            shown.insert(0, part)
+        for position, part in enumerate(shown):
+            if position:
+                out.append(" → ", style=look("muted"))
+            last = position == len(shown) - 1
+            out.append(part, style=look("bid") if last else Style())
+        if view["played"]:
+            played = " · ".join(special_words(view, entry) for entry in view["played"])
+            out.append("\nPlayed: ", style="bold")
+            out.append(played[: max(10, width - 8)])
+        return out
+
+    def _show_hand(self, view: KittenView) -> None:
+        look = self.look
+        seat = view["seat"]
+        label = self.query_one("#hand-label", Static)
+        hand_widget = self.query_one("#hand", Static)
+        note = self.query_one("#hand-note", Static)
+        hand = view["hand"] or []
+        # Out on the game's last call, a player still holds that round's cards (no deal
+        # follows): they are out all the same.
+        if seat is None or not hand or seat in view["out"]:
+            if seat is None:
+                words = "Watching: each hand is secret until a call"
+            else:
+                words = "You are out: your cards are gone" if seat in view["out"] else "No cards"
+            label.update(Text(words, style=look("muted")))
+            hand_widget.display = False
+            note.display = False
+            return
+        hand_widget.display = True
+        note.display = True
+        text = Text("Your hand", style="bold")
+        text.append(f" · {len(hand)} card{'s' * (len(hand) != 1)}")
+        deal = view["deal_sizes"][seat] if seat < len(view["deal_sizes"]) else 0
+        if seat in view["out"]:
+            text.append(" · you are out", style=look("out"))
+        else:
+            text.append(f" · dealt {deal}", style=look("muted"))
+        if view["turn"] == seat and view["phase"] != "over":
+            text.append("  ▶ your turn", style=look("turn"))
+        label.update(text)
+        width = hand_widget.content_region.width or 46
+        keys = {card: key for card, key in SPECIAL_KEYS.items() if self.legal("play", card)}
+        hand_widget.update(hand_text(hand, width, look, keys))
+        counts = own_counts(hand)
+        line = Text("You add: ", style="bold")
+        if CANT_SEE_ME in hand:
+            line.append("nothing (Can't See Me hides your hand)", style=look("muted"))
+        else:
+            if DOUBLE_TROUBLE in hand:
+                line = Text(f"You add ({TIMES}{2 ** hand.count(DOUBLE_TROUBLE)}): ", style="bold")
+            for position, thing in enumerate(THINGS):
+                if position:
+                    line.append(" · " if position == 3 else " ")
+                style = Style(bold=True) if counts[thing] else look("muted")
+                line.append(f"{THING_SHORT[thing]} {counts[thing]}", style=style)
+        note.update(line)
+
+    def _players(self, view: KittenView) -> Text:
+        look = self.look
+        out = Text("  Player      hand deal", style=look("muted"))
+        bid = view["bid"]
+        for seat, name in enumerate(view["players"]):
+            out.append("\n")
+            turn = seat == view["turn"]
+            out.append("▶ " if turn else "  ", style=look("turn"))
+            label = name[:9] + ("*" if seat == view["seat"] else "")
+            is_out = seat in view["out"]
+            style = look("out") if is_out else (Style(bold=True) if turn else Style())
+            out.append(label.ljust(10)[:10], style=style)
+            if is_out:
+                out.append("   out", style=look("muted"))
+                continue
+            hand = view["hand_counts"][seat] if seat < len(view["hand_counts"]) else 0
+            deal = view["deal_sizes"][seat] if seat < len(view["deal_sizes"]) else 0
+            out.append(f"{hand:>5}{deal:>5}")
+            if seat == view["dealer"]:
+                out.append(" D", style=look("key"))
+            if bid is not None and bid["seat"] == seat:
+                out.append(" bid", style=look("bid"))
+        return out
+
+    # The bars ----------------------------------------------------------------------------
+
+    def _clamp(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        self.count = max(self.lowest_bid(), min(self.count, view["max_bid"]))
+        targets = self.targets()
+        if targets and self.target not in targets:
+            self.target = targets[0]
+
+    def _show_bar(self) -> None:
+        bar = self.query_one("#bar", Static)
+        view = self.view
+        if not self.mode or view is None:
+            bar.display = False
+            return
+        look = self.look
+        counts = own_counts(view["hand"] or [])
+        if self.mode == "bid":
+            head = Text("Your bid: ", style="bold")
+            head.append(f" {thing_words(self.thing, self.count)} ", style=look("chosen"))
+            # Short, to fit 80 columns: the prompt and the footer say enter and esc.
+            head.append("   ↑↓ count · ←→/1-6 thing", style=look("muted"))
+        else:
+            target = name_of(view, self.target)
+            plural = THING_WORDS[self.thing][1]
+            head = Text("Go Fish: ", style="bold")
+            head.append(f" {capital(target)}, hand over your {plural} ", style=look("chosen"))
+            head.append("   ↑↓ player · ←→/1-6 thing", style=look("muted"))
+        things = Text()
+        for number, thing in enumerate(THINGS, start=1):
+            if number > 1:
+                things.append("  ")
+            words = f"{number} {THING_WORDS[thing][1]}"
+            if self.mode == "bid":
+                words += f" ({counts[thing]})"
+            things.append(words, style=look("chosen") if thing == self.thing else Style())
+        bar.update(head + Text("\n") + things)
+        bar.display = True
+
+    def open_bid(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        self.mode = "bid"
+        self.count = self.lowest_bid()
+        counts = own_counts(view["hand"] or [])
+        self.thing = max(THINGS, key=lambda thing: counts[thing])
+        self._redraw()
+
+    def _redraw(self) -> None:
+        self._clamp()
+        self._show_bar()
+        if self.view is not None:
+            self.query_one(PromptLine).prompt(self.prompt_text(self.view))
+        self.refresh_bindings()
+
+    def prompt_text(self, view: KittenView) -> str:
+        """What the player may do now, in words."""
+        seat = view["seat"]
+        if view["phase"] == "over":
+            return "Game over · v the last reveal · r rules · q leaves"
+        turn = name_of(view, view["turn"])
+        if seat is None:
+            return f"Watching: {turn} to play · v the last reveal · q leaves"
+        if seat in view["out"]:
+            return f"You are out: watching {turn} play · q leaves"
+        if view["turn"] != seat:
+            return f"{capital(turn)} to play..."
+        if self.mode == "bid":
+            return f"Bid {thing_words(self.thing, self.count)}? enter bids, esc cancels"
+        if self.mode == "fish":
+            return "Go Fish: pick a player and a thing, enter plays the card"
+        bid = view["bid"]
+        if bid is None:
+            return "You open the round: b bids (any count of one accessory or colour)"
+        if view["must_bid"]:
+            return "Your own bid came back to you: make a new bid (b)"
+        more = ["b bids", "c: You Gotta Be Kitten Me!"]
+        if self.legal(PURRFECT):
+            more.append("p Purrfect")
+        return f"Beat {bid_words(view, bid)}? " + ", ".join(more)
+
+    # Intents ---------------------------------------------------------------------------
+
+    def action_bid(self) -> None:
+        self.open_bid()
+
+    def action_count(self, delta: int) -> None:
+        self.count += delta
+        self._redraw()
+
+    def action_target(self, delta: int) -> None:
+        targets = self.targets()
+        if targets:
+            index = targets.index(self.target) if self.target in targets else 0
+            self.target = targets[(index + delta) % len(targets)]
+        self._redraw()
+
+    def action_thing(self, delta: int) -> None:
+        self.thing = THINGS[(THINGS.index(self.thing) + delta) % len(THINGS)]
+        self._redraw()
+
+    def action_pick(self, number: int) -> None:
+        if 1 <= number <= len(THINGS):
+            self.thing = THINGS[number - 1]
+        self._redraw()
+
+    def action_cancel(self) -> None:
+        self.mode = ""
+        self._redraw()
+
+    def action_send_bid(self) -> None:
+        self._send({"type": "bid", "count": self.count, "thing": self.thing})
+
+    def action_send_fish(self) -> None:
+        self._send({"type": "play", "card": GO_FISH, "target": self.target, "thing": self.thing})
+
+    def _send(self, action: dict[str, Any]) -> None:
+        view = self.view
+        if view is None:
+            return
+        if action not in view["legal"]:
+            self.refused(self.why_not(str(action["type"]), action.get("card")))
+            return
+        self.mode = ""
+        self.act(action)
+        self._redraw()
+
+    def action_challenge(self) -> None:
+        self._send({"type": CHALLENGE})
+
+    def action_purrfect(self) -> None:
+        self._send({"type": PURRFECT})
+
+    def action_special(self, card: str) -> None:
+        self._send({"type": "play", "card": card})
+
+    def action_fish(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        self.mode = "fish"
+        targets = self.targets()
+        counts = view["hand_counts"]
+        self.target = max(targets, key=lambda seat: counts[seat]) if targets else None
+        self.thing = view["bid"]["thing"] if view["bid"] is not None else THINGS[0]
+        self._redraw()
+
+    def action_show_reveal(self) -> None:
+        if self.view is not None and not self._revealing:
+            self.open_reveal(self.view)
+
+    # The end ---------------------------------------------------------------------------
+
+    def results_lines(self, view: KittenView) -> list[str]:
+        players = view["players"]
+        seat = view["seat"]
+        outcome = view["outcome"]
+        winners = [] if outcome is None else outcome["winners"]
+        names = [players[index] for index in winners if index < len(players)]
+        if seat is not None and seat in winners:
+            head = "You win: the last player with cards!"
+        else:
+            head = f"{' and '.join(names) or 'Nobody'} wins: the last player with cards."
+        lines = [head, f"{view['round']} round{'s' * (view['round'] != 1)} played.", ""]
+        if self.eliminated:
+            lines.append("Out, in order:")
+            for place, (out, round_) in enumerate(self.eliminated, start=1):
+                when = f"round {round_}" if round_ is not None else "before you sat down"
+                you = " (you)" if out == seat else ""
+                lines.append(f"  {place}. {players[out]}{you}, {when}")
+            lines.append("")
+        for index in winners:
+            cards = view["deal_sizes"][index]
+            lines.append(f"{players[index]} ends with {cards} card{'s' * (cards != 1)}.")
+        last = view["last_reveal"]
+        if last is not None:
+            lines += ["", f"The last call (round {last['round']}):", call_summary(view, last)]
+        lines += ["", "Escape: back to the table (v shows the last reveal)."]
+        return lines
