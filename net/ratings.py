@@ -54,8 +54,9 @@ SCALE = 400 / (math.sqrt(2) * BETA * math.log(10))
 MAX_COVERED_SHARE = 0.5
 """A person whose seat a bot played for more than this share of the game is not rated."""
 DEFAULT_LEVEL = "normal"
-"""A bot's level when its seat does not say (bot levels are not chosen yet: every bot is
-"normal"; a seat that names its level, ``SeatInfo.level``, is rated at that level)."""
+"""A bot's level when its seat does not say (a seat from a journal older than bot levels,
+or a bot covering a person); a bot seat names its level, ``SeatInfo.level``, and is rated
+at that level (``engine.bots.DEFAULT_LEVEL`` too)."""
 MAX_MU = 1e4
 """Stored skills beyond these bounds are damaged rows (no real history gets near them)."""
 MAX_SIGMA = 1e3
@@ -84,7 +85,7 @@ def bot_key(game: str, level: str | None = None) -> str:
 
 def seat_level(seat: Any) -> str:
     """The level of the bot at ``seat`` (a :class:`net.tables.SeatInfo`): what the seat
-    says (``level``, once bot levels exist), else :data:`DEFAULT_LEVEL`."""
+    says (``level``, set when the bot sat down), else :data:`DEFAULT_LEVEL`."""
     level = getattr(seat, "level", None)
     return level if isinstance(level, str) and level else DEFAULT_LEVEL
 

@@ -9,6 +9,14 @@ A game declares its bots itself (:attr:`engine.core.Game.bots`); nothing
 here lists them. ``"random"`` (uniform over the legal actions) exists for
 every game and is the baseline others are measured against.
 
+Levels: every game declares three bots named after :data:`LEVELS`
+(``"easy"``, ``"normal"``, ``"hard"``), each a different strategy rather
+than one strategy with noise, so a person can pick an opponent of their
+strength and the ladder (``python -m tests.perf ladder``) can show each
+level beats the one below. A level is an ordinary bot name: ``make_bot(game,
+"hard", seed)``. ``"normal"`` comes first in a game's ``bots`` so it stays
+the default; older names may stay as aliases.
+
 Real-time games: a bot does not sleep. After each choice it says how long a
 person would have taken (:attr:`Bot.reaction_s`), and the host (or the
 network bot) submits the claim that much later, stamped like a player's.
@@ -22,6 +30,12 @@ from typing import Any, Protocol
 
 from engine import registry
 from engine.core import Game, Rng
+
+LEVELS: tuple[str, ...] = ("easy", "normal", "hard")
+"""The bot levels every game declares, weakest first (also the order :func:`bot_levels` keeps)."""
+
+DEFAULT_LEVEL = "normal"
+"""The level a table's bots play at unless told otherwise."""
 
 DEFAULT_REACTION_S = 0.8
 """A typical human choice-reaction time for "see it, judge it, act": what a
@@ -72,9 +86,30 @@ def bot_names(game: GameRef) -> list[str]:
     return [*_declared(game), "random"]
 
 
+def bot_levels(game: GameRef) -> list[str]:
+    """The :data:`LEVELS` ``game`` declares, weakest first (all three for every shipped game)."""
+    declared = _declared(game)
+    return [level for level in LEVELS if level in declared]
+
+
 def default_bot(game: GameRef) -> str:
-    """The strongest bot for ``game``."""
-    return bot_names(game)[0]
+    """The bot a table gets unless told otherwise: ``"normal"`` when declared, else the first."""
+    names = bot_names(game)
+    return DEFAULT_LEVEL if DEFAULT_LEVEL in names else names[0]
+
+
+def check_level(game: GameRef, level: str) -> str:
+    """``level`` if ``game`` declares it; otherwise a :class:`ValueError` listing the levels.
+
+    Shared by the command line, the host's ``create_table`` and the create dialog, so
+    a typo reads the same everywhere.
+    """
+    levels = bot_levels(game)
+    if level not in levels:
+        title = game if isinstance(game, str) else game.name
+        known = ", ".join(levels) or "none"
+        raise ValueError(f"There is no bot level {level!r} for {title} (levels: {known})")
+    return level
 
 
 def make_bot(game: GameRef, name: str, seed: int) -> Bot:

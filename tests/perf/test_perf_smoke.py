@@ -72,3 +72,32 @@ def test_report_table_lines_up_its_columns() -> None:
     assert lines[0] == "demo"
     assert len({len(line) for line in lines[1:]}) == 1
     assert "1,234" in lines[3]
+
+
+def test_ladder_quick_run_plays_every_game_s_levels() -> None:
+    """The ladder at its smallest: every game, both table sizes, each level against the one
+    below and easy against random, all legal (a refused move raises); rates in 0..1."""
+    from tests.perf import bench_ladder
+
+    report = bench_ladder.measure(quick=True)
+    for name in registry.names():
+        game = registry.get(name)
+        rows = [row for row in report.rows if row["game"] == name]
+        assert {row["players"] for row in rows} == {game.min_players, game.max_players}
+        matchups = {row["matchup"] for row in rows}
+        assert matchups == {"hard>normal", "normal>easy", "easy>random"}, matchups
+        for row in rows:
+            assert 0.0 <= row["win_rate"] <= 1.0
+    assert "win_rate" in report.to_table()
+
+
+def test_the_ladder_s_interval_and_seating() -> None:
+    from tests.perf.bench_ladder import seating, wilson
+
+    low, high = wilson(30, 40)
+    assert 0.59 < low < 0.6 and 0.85 < high < 0.87  # Wilson 95% for 30/40
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == pytest.approx(1.0)
+    assert seating("h", "l", 4, 0) == ["h", "l", "h", "l"]
+    assert seating("h", "l", 4, 1) == ["l", "h", "l", "h"]
+    seats = [seating("h", "l", 3, index) for index in range(6)]
+    assert all(sum(names.count("h") for names in seats[i : i + 2]) == 3 for i in (0, 2, 4))

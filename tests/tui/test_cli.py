@@ -39,7 +39,7 @@ def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_help_shows_its_options(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run_main(capsys, "play", "--help")
     assert status == 0
-    for option in ("--bots", "--option", "--name", "GAME"):
+    for option in ("--bots", "--bot-level", "--option", "--name", "GAME"):
         assert option in out
 
 
@@ -85,6 +85,9 @@ def test_one_bot_per_seat_in_order(toy: None, capsys: pytest.CaptureFixture[str]
     assert "selfplay: 100 games" in out
 
 
+LEVEL_TYPO = "there is no bot level 'hardd' (levels: easy, normal, hard)"
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -109,6 +112,11 @@ def test_one_bot_per_seat_in_order(toy: None, capsys: pytest.CaptureFixture[str]
         (["lobby", "--bot-reaction", "11"], "not 11"),
         (["host", "--bot-reaction", "fast"], "invalid float value: 'fast'"),
         (["bot", "127.0.0.1", "--table", "t1", "--bot-reaction", "0"], "not 0"),
+        (["play", "catchy", "--bot-level", "hardd"], LEVEL_TYPO),
+        (["host", "--bot-level", "hardd"], LEVEL_TYPO),
+        (["bot", "127.0.0.1", "--table", "t1", "--bot-level", "hardd"], LEVEL_TYPO),
+        (["host", "--table", "catchy:bots=1,bot_level=hardd"], LEVEL_TYPO),
+        (["bot", "127.0.0.1", "--table", "t1", "--bot", "easy", "--bot-level", "hard"], "not both"),
     ],
 )
 def test_bad_arguments_are_one_clear_line_and_status_2(

@@ -7,6 +7,7 @@ import asyncio
 
 from tui.commands import UsageError
 from tui.commands.address import ADDRESS_HELP, BadAddress, parse_address
+from tui.commands.level import add_bot_level
 from tui.commands.reaction import add_bot_reaction, reaction_scale
 
 PROG = "clowder bot"
@@ -27,7 +28,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="how many bots join (default: %(default)s)",
     )
-    parser.add_argument("--bot", metavar="NAME", help="which bot plays (default: the game's best)")
+    parser.add_argument(
+        "--bot", metavar="NAME", help="which bot plays (default: the --bot-level's, normal)"
+    )
+    add_bot_level(parser)
     parser.add_argument(
         "--delay",
         type=float,
@@ -54,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     if args.delay < 0:
         raise UsageError("--delay cannot be negative")
     scale = reaction_scale(args.bot_reaction)
+    if args.bot is not None and args.bot_level is not None and args.bot != args.bot_level:
+        raise UsageError(f"{PROG}: give --bot or --bot-level, not both")
     names = [f"{args.name} {i + 1}" for i in range(args.seats)]
     try:
         outcomes = asyncio.run(
@@ -62,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                 port,
                 args.table,
                 args.seats,
-                bot=args.bot,
+                bot=args.bot or args.bot_level,
                 delay_s=args.delay,
                 reaction_scale=scale,
                 names=names,

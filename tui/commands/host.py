@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from net import limits
 from tui.commands import UsageError
 from tui.commands.address import DEFAULT_PORT
+from tui.commands.level import add_bot_level
 from tui.commands.reaction import add_bot_reaction, reaction_scale
 from tui.commands.tablespec import TableSpec, parse_table_spec
 
@@ -57,8 +58,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="GAME[:opt=val,...]",
-        help="open a table (repeatable); table keys seats=N, bots=N, takeover=SECONDS, "
-        "and the game's own options, e.g. catchy:target=5,bots=1",
+        help="open a table (repeatable); table keys seats=N, bots=N, bot_level=LEVEL, "
+        "takeover=SECONDS, and the game's own options, e.g. catchy:target=5,bots=1",
     )
     parser.add_argument(
         "--state-dir",
@@ -97,6 +98,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="close a table nobody has been at for this many seconds (0: never; "
         "default: %(default)s)",
     )
+    add_bot_level(parser, "the bots at this host's tables (unless a table names its own)")
     add_bot_reaction(parser)
     add_ssh_flags(parser)
     add_limit_flags(parser)
@@ -271,6 +273,7 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         state_dir=state_dir,
         bot_delay_s=args.bot_delay,
         bot_reaction_scale=args.bot_reaction_scale,
+        bot_level=args.bot_level,
         log=log,
         limits=args.limits,
         allow_fixed_deck=args.allow_fixed_deck,
@@ -331,7 +334,12 @@ def keep_open(host: Host, specs: list[TableSpec]) -> None:
             continue
         try:
             host.create_table(
-                spec.game, spec.options, seats=spec.seats, bots=spec.bots, created_by="host"
+                spec.game,
+                spec.options,
+                seats=spec.seats,
+                bots=spec.bots,
+                bot_level=spec.bot_level,
+                created_by="host",
             )
         except TableError as error:
             log(f"cannot open table {spec.game}: {error}")

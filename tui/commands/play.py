@@ -14,6 +14,7 @@ from engine import registry
 from engine.core import InvalidOptions, parse_options
 from tui.commands import UsageError
 from tui.commands._app import add_name, checked_name, need_terminal, run_app
+from tui.commands.level import add_bot_level
 from tui.commands.reaction import add_bot_reaction, reaction_scale
 
 PROG = "clowder play"
@@ -34,6 +35,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="a table option, e.g. --option target=5 (repeatable)",
     )
+    add_bot_level(parser)
     add_bot_reaction(parser)
     add_name(parser)
 
@@ -74,5 +76,5 @@ def run(args: argparse.Namespace) -> int:
     need_terminal(PROG)
     from tui.app import ClowderApp, PlayRequest
 
-    request = PlayRequest(game.name, options, args.bots)
+    request = PlayRequest(game.name, options, args.bots, args.bot_level)
     return run_app(ClowderApp(name=name, play=request, bot_reaction_scale=scale))

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine import registry
 from engine.core import InvalidOptions, parse_options
 from tui.commands import UsageError
+from tui.commands.level import level_name
 
-TABLE_KEYS = {"seats", "bots", "takeover", "spectator_chat"}
-"""Keys about the table rather than the game: seat count, bots, bot takeover delay (s),
-whether spectators' chat reaches the players during the game (net.chat)."""
+TABLE_KEYS = {"seats", "bots", "bot_level", "takeover", "spectator_chat"}
+"""Keys about the table rather than the game: seat count, bots, the bots' level, bot
+takeover delay (s), whether spectators' chat reaches the players during the game (net.chat)."""
 
 
 @dataclass
@@ -20,6 +22,7 @@ class TableSpec:
     options: dict[str, Any] = field(default_factory=dict)
     seats: int | None = None
     bots: int = 0
+    bot_level: str | None = None
 
 
 def parse_table_spec(text: str) -> TableSpec:
@@ -40,6 +43,11 @@ def parse_table_spec(text: str) -> TableSpec:
             if not value.isdigit():
                 raise UsageError(f"--table {text!r}: {key} is a whole number, not {value!r}")
             setattr(spec, key, int(value))
+        elif key == "bot_level":
+            try:
+                spec.bot_level = level_name(value)
+            except argparse.ArgumentTypeError as error:
+                raise UsageError(f"--table {text!r}: {error}") from None
         elif key == "takeover":
             try:
                 spec.options["takeover"] = float(value)

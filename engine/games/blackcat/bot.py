@@ -1,4 +1,19 @@
-"""A Black Cat bot: grabs the cards that score for it, calls the end when it is ahead.
+"""Black Cat bots at three levels, each a different strategy (:data:`engine.bots.LEVELS`).
+
+* ``easy`` (:class:`EasyBlackCatBot`): grabs every card, into the first pile
+  where it scores now, else onto its shorter pile; calls only when far ahead.
+* ``normal`` (:class:`BlackCatBot`, below): takes cards into the pile where
+  they score most (with what the pile's new end promises), leaves cards that
+  only spoil its piles when behind, calls when comfortably ahead.
+* ``hard`` (:class:`HardBlackCatBot`): values its two piles *together* by
+  expected score, takes a card when that, plus what it denies the rival who
+  matters, is worth it, leaves it otherwise, and calls the moment it leads
+  once the game has stalled (a call when ahead is a win).
+
+All three share the reaction model below, so a level's strength is in what it
+chooses, not in how fast it claims. The normal bot:
+
+A Black Cat bot: grabs the cards that score for it, calls the end when it is ahead.
 
 Black Cat is played in real time, so a bot is two things: a choice (which
 pile, or call, or leave the card) made by the pure :meth:`BlackCatBot.choose`,
@@ -31,6 +46,7 @@ and the top card): a 3 on top of a pile waits for a 7 or a Queen.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -183,3 +199,137 @@ class BlackCatBot:
         return self._promise([*pile, card], unseen, lucky, music) - self._promise(
             pile, unseen, lucky, music
         )
+
+
+# Easy ---------------------------------------------------------------------------------
+
+
+class EasyBlackCatBot(BlackCatBot):
+    """Grabs the top card every time: the first pile where it scores, else the shorter pile.
+
+    Why this is a fair "easy": it is what a newcomer does (take cards, put them
+    where they score right now), so it scores Tomcats and Yowlers, but it never
+    thinks about what a pile's end waits for, so it buries its own chances, and it
+    takes cards that a stronger player would leave to spoil someone else's pile.
+    """
+
+    EASY_CALL_MARGIN = 20
+    """Calls only when a stalled game finds it this far ahead (it rarely is)."""
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        legal: list[dict[str, Any]] = view.get("legal") or []
+        seat = view.get("seat")
+        if not legal or seat is None or view.get("top") is None:
+            return None
+        scores: list[int] = view["scores"]
+        lead = scores[seat] - max(score for other, score in enumerate(scores) if other != seat)
+        call = next((action for action in legal if action["type"] == "call"), None)
+        if call is not None and lead >= self.EASY_CALL_MARGIN:
+            return self._decide(call, CALL_FACTOR)
+        mine: list[dict[str, Any]] = view["piles"][seat]
+        takes = {action["pile"]: action for action in legal if action["type"] == "take"}
+        scoring = [pile for pile in sorted(takes) if (mine[pile].get("if_taken") or 0) > 0]
+        if scoring:
+            return self._decide(takes[scoring[0]], 1.0)
+        shorter = min(sorted(takes), key=lambda pile: len(mine[pile]["cards"]))
+        return self._decide(takes[shorter], 1.0)
+
+
+# Hard ---------------------------------------------------------------------------------
+
+SUFFIX = 8
+"""Cards at a pile's end the hard bot's lookahead scores with. Every cat is a few
+adjacent cards (a Black Cat run of black cards adds to 13, so it is short), so what one
+more card adds depends on the end of the pile only; scoring the end keeps it fast."""
+
+DENIAL_WEIGHT = 1.0
+"""How much a point the top card would give the rival who matters counts against leaving
+it: in a race for the top score, a point to the leader is a point lost."""
+
+OTHER_RIVAL_WEIGHT = 0.5
+"""The same for the other rivals (four players): their points matter less."""
+
+TAKE_THRESHOLD = 0.0
+"""The value a take must beat; below it the card is left for someone else."""
+
+
+class HardBlackCatBot(BlackCatBot):
+    """Values its two piles together by expected score, and plays for the top score.
+
+    A pile state is worth its score now plus what the next card is expected to
+    add, where that card may go on *either* pile (the better one): two piles
+    with different ends catch more cards than two that wait for the same. So a
+    take is worth the change in that value; leaving a card is worth minus what
+    it would give a rival (someone will take it). And since a call ends the game
+    and the top score wins, the bot calls as soon as a call is allowed while it
+    leads, and never lets a stalled game sit while it trails.
+    """
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        legal: list[dict[str, Any]] = view.get("legal") or []
+        seat = view.get("seat")
+        top = view.get("top")
+        if not legal or seat is None or top is None:
+            return None
+        variants = view.get("variants") or {}
+        lucky = bool(variants.get("lucky_tom"))
+        music = bool(variants.get("music_of_the_night"))
+        scores: list[int] = view["scores"]
+        rivals = [other for other in range(len(scores)) if other != seat]
+        leader = max(rivals, key=lambda other: scores[other])
+        lead = scores[seat] - scores[leader]
+        call = next((action for action in legal if action["type"] == "call"), None)
+        if call is not None and lead > 0:
+            return self._decide(call, CALL_FACTOR)
+        takes = {action["pile"]: action for action in legal if action["type"] == "take"}
+        if not takes:
+            return None
+        piles: list[list[list[str]]] = [
+            [pile["cards"] for pile in seat_piles] for seat_piles in view["piles"]
+        ]
+        unseen = self._unseen(view, piles, top)
+        mine = piles[seat]
+        now = self._expected(mine[0], mine[1], unseen, lucky, music)
+        values = {
+            0: self._expected([*mine[0], top], mine[1], unseen, lucky, music) - now,
+            1: self._expected(mine[0], [*mine[1], top], unseen, lucky, music) - now,
+        }
+        denial = 0.0
+        for other in rivals:
+            gains = [pile.get("if_taken") or 0 for pile in view["piles"][other]]
+            weight = DENIAL_WEIGHT if other == leader else OTHER_RIVAL_WEIGHT
+            denial = max(denial, weight * max(0, *gains))
+        best = max(sorted(takes), key=lambda pile: values[pile])
+        worth = values[best] + denial
+        stalled = bool(view.get("stalled"))
+        if worth > TAKE_THRESHOLD or (stalled and lead <= 0):
+            factor = 1.0 if worth > TAKE_THRESHOLD else RELUCTANT_FACTOR
+            return self._decide(takes[best], factor)
+        return None
+
+    def _expected(
+        self, first: list[str], second: list[str], unseen: Counter[str], lucky: bool, music: bool
+    ) -> float:
+        """Both piles' score now, plus what the next unseen card is expected to add on the
+        better of the two."""
+        score = (
+            score_pile(first, lucky_tom=lucky, music_of_the_night=music).total
+            + score_pile(second, lucky_tom=lucky, music_of_the_night=music).total
+        )
+        count = sum(unseen.values())
+        if count == 0:
+            return float(score)
+        ends = (tuple(first[-SUFFIX:]), tuple(second[-SUFFIX:]))
+        total = 0
+        for card, weight in unseen.items():
+            first_gain = _end_gain(ends[0], card, lucky, music)
+            total += weight * max(first_gain, _end_gain(ends[1], card, lucky, music))
+        return score + total / count
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _end_gain(end: tuple[str, ...], card: str, lucky: bool, music: bool) -> int:
+    """What ``card`` adds to a pile ending in ``end`` (cached: the same ends recur all game)."""
+    before = score_pile(end, lucky_tom=lucky, music_of_the_night=music).total
+    after = score_pile((*end, card), lucky_tom=lucky, music_of_the_night=music).total
+    return max(0, after - before)

@@ -1,5 +1,12 @@
 """Katootsie! bots: they know (part of) the category lists and think like people do.
 
+The levels (the game's ``bots``) differ in what they know and how they
+claim, and only then in speed: ``easy`` (:class:`EasyBot`) knows a third of
+the answers, is slow and repeats answers already taken (refused: locked out);
+``normal`` (:class:`ExpertBot`) knows 70% and calls Katootsie! on a hunch
+when a letter's list is short; ``hard`` (:class:`HardBot`) knows 85%, is a
+little quicker, and calls Katootsie! only when the odds say nobody answers.
+
 A bot sees only its view. When a letter is open it looks up the category's
 known answers for the letter (:func:`engine.games.katootsie.answers.answers_for`),
 leaving out answers already taken in this category, and "knows" each one
@@ -56,6 +63,9 @@ class KatootsieBot:
     """Base thinking time for a letter with many answers."""
     call_chance = 0.3
     """Chance of calling Katootsie! when it believes nobody can answer."""
+    remembers_used = True
+    """Whether it leaves out answers already taken in this category (a repeat is refused
+    and locks the player out of the letter)."""
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
@@ -74,7 +84,8 @@ class KatootsieBot:
             return None
         reveal = next(action["reveal"] for action in legal)
         category = view["category"]["code"]
-        options = self.candidates(category, view["letter"], view.get("used") or [])
+        used = (view.get("used") or []) if self.remembers_used else []
+        options = self.candidates(category, view["letter"], used)
         known = [answer for answer in options if self.rng.random() < self.knows]
         if "answer" in types and known:
             answer: str = self.rng.choice(known)
@@ -82,11 +93,15 @@ class KatootsieBot:
             if view.get("call") is not None and self.reaction_s > KATOOTSIE_S - 0.5:
                 return None
             return {"type": "answer", "reveal": reveal, "text": answer}
-        rare = len(options) <= RARE_ANSWERS
-        if "katootsie" in types and rare and self.rng.random() < self.call_chance:
+        if "katootsie" in types and self.calls(view, options):
             self.reaction_s = self.think_s + 2.0 + 3.0 * self.rng.random()
             return {"type": "katootsie", "reveal": reveal}
         return None
+
+    def calls(self, view: dict[str, Any], options: list[str]) -> bool:
+        """Whether to call Katootsie! on a letter it knows no answer for: now and then,
+        when the list for the letter is short (it feels impossible)."""
+        return len(options) <= RARE_ANSWERS and self.rng.random() < self.call_chance
 
     def candidates(self, category: str, letter: str, used: list[str]) -> list[str]:
         """The known answers for this letter not yet taken in this category."""
@@ -124,7 +139,7 @@ class KatootsieBot:
 
 
 class ExpertBot(KatootsieBot):
-    """Knows most answers, thinks fast, calls Katootsie! boldly."""
+    """Normal: knows most answers, thinks fast, calls Katootsie! boldly on short lists."""
 
     knows = 0.7
     think_s = 1.2
@@ -137,3 +152,50 @@ class CasualBot(KatootsieBot):
     knows = 0.35
     think_s = 2.5
     call_chance = 0.15
+
+
+class EasyBot(CasualBot):
+    """Easy: a casual player who also forgets what was already said.
+
+    It knows a third of the answers and thinks slowly (:class:`CasualBot`),
+    and it does not keep track of the answers already taken in this
+    category, so now and then it repeats one: the rules refuse a repeat and
+    lock it out of that letter. Those wrong answers, not only its slowness,
+    are what make it easy.
+    """
+
+    remembers_used = False
+
+
+NOBODY_ANSWERS = 0.6
+""":class:`HardBot` calls Katootsie! only when it believes nobody answers with at least
+this chance (a wrong call gives the answerer one of its letters, or a debt)."""
+OTHERS_KNOW = 0.6
+"""What :class:`HardBot` assumes another player knows of each listed answer."""
+
+
+class HardBot(KatootsieBot):
+    """Hard: knows nearly every answer, never repeats one, and calls Katootsie! by the odds.
+
+    It knows 85% of the listed answers (so it answers letters the others
+    cannot), thinks a little faster than :class:`ExpertBot`, and keeps track
+    of the answers taken. Rather than calling Katootsie! on a hunch, it
+    calls only when it knows no answer and the chance that none of the other
+    players still in knows any of the letter's remaining answers (each
+    known with :data:`OTHERS_KNOW`) is at least :data:`NOBODY_ANSWERS`: a
+    wrong call hands a letter to the player who answers. At equal reaction
+    times its edge is what it knows and when it calls, not its speed.
+    """
+
+    knows = 0.85
+    think_s = 1.0
+    call_chance = 0.0
+
+    def calls(self, view: dict[str, Any], options: list[str]) -> bool:
+        players_in: list[int] = view.get("players_in") or []
+        locked: list[int] = view.get("locked") or []
+        others = sum(1 for seat in players_in if seat != view.get("seat") and seat not in locked)
+        if others == 0:
+            return False
+        nobody = (1.0 - OTHERS_KNOW) ** (len(options) * others)
+        return nobody >= NOBODY_ANSWERS

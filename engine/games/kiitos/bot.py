@@ -1,4 +1,10 @@
-"""A Kiitos bot that chooses words it can finish and its opponents cannot.
+"""Kiitos bots at three levels; the normal one chooses words it can finish and others cannot.
+
+The levels (the game's ``bots``): ``easy`` (:class:`EasyKiitosBot`) says the
+shortest of the few words the rules offer, with no search; ``normal``
+(:class:`KiitosBot`) is described below; ``hard`` (:class:`HardKiitosBot`)
+also plans the letters it leaves on the table, so that the next player is
+likely to have no way on and must pick the table up.
 
 It sees only its seat's view: its hand, the table, the target word, hand
 sizes and pile counts. From those it estimates how likely each other player
@@ -49,6 +55,8 @@ class KiitosBot:
     """Plays Kiitos from ``view(state, seat)`` alone; bluffs now and then."""
 
     bluffs = True
+    sample_size = SAMPLE
+    """Candidate words valued per letter and side."""
 
     def __init__(self, rng: Rng) -> None:
         self.rng = rng
@@ -140,16 +148,24 @@ class KiitosBot:
             rest[letter] -= 1
             for side in sides:
                 grown = place(table, letter, side)
-                for word in sample(words, grown, super_kiitos, SAMPLE, salt):
+                left = self._leaves(view, grown, odds, super_kiitos)
+                for word in sample(words, grown, super_kiitos, self.sample_size, salt):
                     if not shortest <= len(word) <= longest or word == grown or word in refused:
                         continue
-                    value = self._value(view, word, grown, rest, odds, super_kiitos)
+                    value = self._value(view, word, grown, rest, odds, super_kiitos) + left
                     if best is None or value > best[0]:
                         action = {"type": "say", "word": word, "letter": letter, "side": side}
                         if not table:
                             action = {"type": "lead", "word": word, "letter": letter}
                         best = (value, action)
         return None if best is None else best[1]
+
+    def _leaves(
+        self, view: dict[str, Any], grown: str, odds: dict[str, float], super_kiitos: bool
+    ) -> float:
+        """What leaving ``grown`` on the table is worth beyond the word said (here nothing:
+        :class:`HardKiitosBot` plans it)."""
+        return 0.0
 
     def _odds(self, view: dict[str, Any]) -> dict[str, float]:
         """For each letter, the chance that a given other player holds at least one."""
@@ -233,3 +249,67 @@ class PlainKiitosBot(KiitosBot):
     """The same bot without bluffs: it picks up when no real word fits."""
 
     bluffs = False
+
+
+class EasyKiitosBot(KiitosBot):
+    """Easy: says one of the few real words the table offers for its letters, no search.
+
+    It takes the words the rules list as legal moves (a handful of dictionary
+    words per letter it holds) and says the shortest (it looks easiest to
+    finish), without weighing who holds the missing letters; it plays a
+    compelled letter as :class:`KiitosBot` does, challenges only words the
+    dictionary lacks, never bluffs and never searches the rare words: with
+    no listed word it picks up.
+    """
+
+    bluffs = False
+
+    def _word(self, view: dict[str, Any], own: list[dict[str, Any]]) -> dict[str, Any]:
+        words = [action for action in own if action["type"] in ("say", "lead")]
+        if words:
+            shortest = min(len(action["word"]) for action in words)
+            return dict(self.rng.choice([a for a in words if len(a["word"]) == shortest]))
+        pickup = next((a for a in own if a["type"] == "pickup"), None)
+        return dict(pickup if pickup is not None else self.rng.choice(own))
+
+
+class HardKiitosBot(KiitosBot):
+    """Hard: plans the letters it leaves on the table, not just the word it says.
+
+    It values words as :class:`KiitosBot` does (chance of completion times
+    length, over twice as many candidates), and adds what the table it leaves
+    is worth: the next player must extend it, so a string that few dictionary
+    words continue (few letters ``c`` with ``table + c`` starting a word) is
+    one they may hold no letter for, and then they pick the whole table up
+    into their negative pile. That chance (every continuing letter missing
+    from their hand, from the unseen-letter odds) times the table's length is
+    added, at full weight against one opponent and shared among the rivals at
+    a bigger table. It never bluffs (a bluff that is challenged costs a card
+    and the turn) and challenges only words the dictionary lacks.
+    """
+
+    bluffs = False
+    sample_size = 2 * SAMPLE
+
+    def _leaves(
+        self, view: dict[str, Any], grown: str, odds: dict[str, float], super_kiitos: bool
+    ) -> float:
+        if super_kiitos or not grown:
+            return 0.0  # either end may grow: a string is almost never a dead end
+        shortest: int = view["rules"]["min_length"]
+        found = dictionary().everything
+        none_held = 1.0
+        for char in _ALPHABET:
+            start, end = found.prefix_range(grown + char)
+            # A continuation needs a word at least `shortest` long that is not yet finished.
+            if any(len(word) >= shortest for word in found.words[start:end][:8]) or (
+                end - start > 8
+            ):
+                none_held *= 1.0 - odds.get(char.upper(), 0.0)
+                if none_held < 0.01:
+                    return 0.0
+        rivals = max(len(view["hand_counts"]) - 1, 1)
+        return none_held * len(grown) / rivals
+
+
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"

@@ -1,4 +1,10 @@
-"""Kitten Me! bots: one that samples what the others might hold, and a plain baseline.
+"""Kitten Me! bots at three levels: a plain rule, belief sampling, and sampling for the win.
+
+The levels (the game's ``bots``): ``easy`` is :class:`PlainKittenBot` (its
+own hand plus the deck's average, a fixed challenge threshold); ``normal``
+is :class:`KittenBot` (described below); ``hard`` is :class:`HardKittenBot`,
+the same sampled beliefs scored by what each choice does to the bot's chance
+of being the last player holding cards.
 
 :class:`KittenBot` sees only its view. The cards it cannot see (the chosen
 deck minus its own hand, the special cards played face up, and the cards it
@@ -49,6 +55,7 @@ from engine.games.kitten.cards import (
     DOUBLE_TROUBLE,
     DRAW_3,
     GO_FISH,
+    HANG_IN_THERE,
     SKIP,
     THINGS,
     count_hand,
@@ -351,6 +358,8 @@ class KittenBot:
 
     reaction_s: float = 0.0
     """Turn-based: the bot answers at once."""
+    raise_span: int = RAISE_SPAN
+    """How far above the lowest legal count it considers raising."""
 
     def __init__(
         self,
@@ -421,7 +430,7 @@ class KittenBot:
                 span = range(max(1, middle - OPEN_SPAN), middle + OPEN_SPAN + 1)
             else:
                 low = standing["count"] + 1
-                span = range(low, low + RAISE_SPAN)
+                span = range(low, low + self.raise_span)
             for count in span:
                 if _is_legal({"type": "bid", "count": count, "thing": thing}, keys):
                     rows.append((rollouts.risk(count, index, mine=True), count, thing))
@@ -541,7 +550,13 @@ class Rollouts:
 
 
 class PlainKittenBot:
-    """The baseline: its own hand plus the unseen cards' average, a fixed challenge margin."""
+    """Easy: its own hand plus the unseen cards' average, a fixed challenge margin.
+
+    It reads nothing from the bids and plays nothing out: it challenges a bid
+    more than :attr:`margin` above the count its own hand and the deck's
+    average make likely, and otherwise raises by one on the thing it expects
+    most of. Simple enough to read, and easy to push into a bad challenge.
+    """
 
     reaction_s: float = 0.0
     margin: float = 1.0
@@ -586,3 +601,143 @@ class PlainKittenBot:
             mean = sum(value(code, thing) for code in pool) / max(len(pool), 1)
             expected[thing] = count_hand(hand, thing).adds + mean * hidden_cards
         return expected
+
+
+HARD_RAISE_SPAN = 6
+""":class:`HardKittenBot` weighs raises this far above the lowest legal count."""
+HARD_DOUBT_MARGIN = 2.0
+""":class:`HardKittenBot`'s model of the next player: they doubt a bid this far above what
+they can expect to see (measured against :class:`KittenBot` players, 1.0 to 4.5: 2.0 best)."""
+
+
+class HardKittenBot(KittenBot):
+    """Hard: belief sampling that weighs every choice by the bot's chance to win the game.
+
+    It samples the hidden hands as :class:`KittenBot` does (consistent with
+    its own hand, the bids, the played cards and Go Fish), but scores a
+    choice by what it is worth towards being the last player holding cards,
+    not by "a card I lose costs 1, one someone else loses is worth a fixed
+    0.3". The bot's share of the game is taken as its cards over all the
+    cards dealt (exact for two players with even calls: gambler's ruin), so:
+
+    - a card another player loses is worth ``mine / (dealt - mine)`` of one
+      the bot loses: as much as its own in a two-player duel (a won challenge
+      is as good as a lost one is bad), little at a full table, more when the
+      bot is ahead;
+    - a challenge or Purrfect counts the card the bidder loses when the call is
+      right, and the card Hang In There would add;
+    - in the played-out rounds (:class:`_HardRollouts`) every call's loser is
+      worked out (the bidder when the bid fails, else the caller), so a raise
+      is valued by where the call will land, including calls between others;
+    - a bid that comes back is faced as a choice between doubting it and
+      raising again;
+    - in a duel (two players left) it weighs jump raises (up to
+      :data:`HARD_RAISE_SPAN` above the lowest legal count: a count its hand
+      makes likely but the opponent's does not draws a losing challenge), and
+      takes the opponent to doubt less readily (:data:`HARD_DOUBT_MARGIN`), as
+      sampling bots do: they raise while a raise is safer than the call.
+    """
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        legal: list[dict[str, Any]] = view.get("legal") or []
+        if not legal:
+            return None
+        duel = sum(1 for size in view["deal_sizes"] if size) == 2
+        # Jump raises and the calmer model of the next player pay off in a duel, where the
+        # next player is the only one; at a bigger table (measured) they do not.
+        self.raise_span = HARD_RAISE_SPAN if duel else RAISE_SPAN
+        self.doubt_margin = HARD_DOUBT_MARGIN if duel else DOUBT_MARGIN
+        keys = _legal_keys(legal)
+        belief = Belief(view, self.rng, self.samples)
+        standing: dict[str, Any] | None = view["bid"]
+        sizes: list[int] = view["deal_sizes"]
+        mine = max(sizes[view["seat"]], 1)
+        dealt = max(sum(sizes), mine + 1)
+        theirs = mine / max(dealt - mine, 1)
+        # Hang In There in hand: when the bot is right it gains a card, worth this much.
+        hang = (dealt - 1) / (dealt + 1) * (view["hand"] or []).count(HANG_IN_THERE)
+        players_in = sum(1 for size in sizes if size)
+        later = self.later_risk / max(players_in, 2)
+        rollouts = _HardRollouts(view, belief, self, later, theirs, hang)
+        options: list[tuple[float, dict[str, Any]]] = []
+        bids = self._bids(view, belief, keys, rollouts)
+        if bids:
+            options.append(self._pick_bid(bids))
+        if standing is not None and _is_legal({"type": "challenge"}, keys):
+            holds = belief.at_least(standing["thing"], standing["count"])
+            options.append((holds - (1 - holds) * (theirs + hang), {"type": "challenge"}))
+            if _is_legal({"type": "purrfect"}, keys):
+                exact = belief.exactly(standing["thing"], standing["count"])
+                purr = (1 - exact) - exact * (theirs + hang + (dealt - 1) / (dealt + 1))
+                options.append((purr + PURRFECT_MARGIN, {"type": "purrfect"}))
+        special = self._special(view, keys)
+        if special is not None and standing is not None:
+            order = rollouts.order
+            first_calls = not order or order[0] != standing["seat"]
+            index = _THING_INDEX[standing["thing"]]
+            passed = rollouts.risk(standing["count"], index, mine=False, first_calls=first_calls)
+            options.append((passed + SPECIAL_COST, special))
+        if not options:
+            fallback: dict[str, Any] = self.rng.choice(legal)
+            return fallback
+        return min(options, key=lambda option: option[0])[1]
+
+
+class _HardRollouts(Rollouts):
+    """:class:`Rollouts` scored by who loses each call (see :class:`HardKittenBot`)."""
+
+    def __init__(
+        self,
+        view: dict[str, Any],
+        belief: Belief,
+        bot: KittenBot,
+        later: float,
+        theirs: float,
+        hang: float,
+    ) -> None:
+        super().__init__(view, belief, bot, later)
+        self.theirs = theirs
+        self.hang = hang
+
+    def risk(self, count: int, index: int, *, mine: bool, first_calls: bool = True) -> float:
+        """The bot's expected loss, in cards of its own, once ``count`` of ``THINGS[index]``
+        stands (by the bot when ``mine``): each call in the rollout costs the bot 1 when
+        it is the loser, gains it ``theirs`` when another player loses (and ``hang`` when
+        it is the side that was right and holds Hang In There)."""
+        totals_of = self.belief.totals
+        steps, sharpness, exp = len(self.order), 1.0 / DOUBT_SCALE, math.exp
+        theirs, won = self.theirs, self.theirs + self.hang
+        risk = 0.0
+        for sample in range(self.samples):
+            reach, value, bid, on, first = 1.0, 0.0, count, index, True
+            for step in range(steps):
+                excess = (bid - self.doubts[step][sample][on]) * sharpness
+                if excess < -30.0 or (first and not first_calls):
+                    chance = 0.0
+                else:
+                    chance = 1.0 if excess > 30.0 else 1.0 / (1.0 + exp(-excess))
+                if chance:
+                    # Our bid: the caller loses or we do; a call between others: someone else.
+                    fails = totals_of[on][sample] < bid
+                    cost = (1.0 if fails else -won) if first and mine else -theirs
+                    value += reach * chance * cost
+                    reach *= 1.0 - chance
+                if reach < 0.01:
+                    break
+                first = False
+                bid, on = bid + 1, self.raises[step][sample]
+            else:
+                value += reach * self._back(bid, on)
+            risk += self.weights[sample] * value
+        return risk / self.mass
+
+    def _back(self, count: int, index: int) -> float:
+        """A bid that got past every player followed: the bot doubts it or raises again."""
+        if not self.order or not self.around:
+            return self.later
+        key = (count, index)
+        if key not in self.returned:
+            held = self.belief.at_least(THINGS[index], count)
+            doubt = held - (1 - held) * (self.theirs + self.hang)
+            self.returned[key] = min(doubt, self.return_risk)
+        return self.returned[key]

@@ -59,6 +59,7 @@ def test_bot_decides_from_the_view_alone() -> None:
 
 
 def test_catchy_bots_are_registered() -> None:
-    assert default_bot("catchy") == "catchy"
-    assert bot_names("catchy") == ["catchy", "random"]
-    assert isinstance(make_bot("catchy", "catchy", 1), CatchyBot)
+    assert default_bot("catchy") == "normal"
+    assert bot_names("catchy") == ["normal", "easy", "hard", "catchy", "random"]
+    assert isinstance(make_bot("catchy", "catchy", 1), CatchyBot)  # the old name stays
+    assert isinstance(make_bot("catchy", "normal", 1), CatchyBot)

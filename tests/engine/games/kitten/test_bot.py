@@ -25,8 +25,8 @@ def play(state: KittenState, players: list[Any]) -> tuple[int, ...]:
 
 
 def test_bots_are_declared_by_the_game() -> None:
-    assert default_bot("kitten") == "kitten"
-    assert bot_names("kitten") == ["kitten", "plain", "random"]
+    assert default_bot("kitten") == "normal"
+    assert bot_names("kitten") == ["normal", "easy", "hard", "kitten", "plain", "random"]
 
 
 def test_bots_only_choose_legal_actions_with_every_deck_and_purrfect() -> None:
