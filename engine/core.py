@@ -681,6 +681,11 @@ class Option:
     or a list of such lists). Values given as text (from a command line,
     ``target=5``) are converted; anything else wrong raises
     :class:`InvalidOptions` with a sentence saying what is wrong.
+
+    ``label`` and ``hidden`` are for the new-table dialog: the short name it
+    shows (``help`` is the sentence under it), and whether it leaves the option
+    out (testing aids like a fixed ``deck``). Neither changes what the option
+    accepts: a hidden option is still taken from a command line or a host.
     """
 
     name: str
@@ -690,6 +695,15 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] | None = None
+    label: str = ""
+    """The option's name for players (``Points to win``); empty: :attr:`name` is shown."""
+    hidden: bool = False
+    """Not offered in the new-table dialog (a testing or replay aid); still accepted."""
+
+    @property
+    def title(self) -> str:
+        """What a dialog calls the option: its :attr:`label`, else its :attr:`name`."""
+        return self.label or self.name
 
     def parse(self, value: Any) -> Any:
         if self.kind is bool:
@@ -748,6 +762,8 @@ class Option:
             "default": self.default,
             "help": self.help,
             "kind": self.kind.__name__,
+            "label": self.title,
+            "hidden": self.hidden,
         }
         if self.minimum is not None:
             info["minimum"] = self.minimum
@@ -763,6 +779,8 @@ DECK_OPTION = Option(
     None,
     "Explicit card order (top first) replacing the shuffle; a list of lists gives one per round.",
     kind=list,
+    label="Fixed deck",
+    hidden=True,
 )
 
 
@@ -937,6 +955,11 @@ class Game(ABC, Generic[S]):
     ``net/PROTOCOL.md``). A subset of :attr:`claim_types`; empty for key-press claims."""
     host_actions: ClassVar[frozenset[str]] = frozenset()
     """Action types only the host applies (how a tie was settled); a player's is refused."""
+    view_type: ClassVar[type[Any]] = BaseView
+    """The ``TypedDict`` of this game's views (:class:`BaseView` and the keys :meth:`_view`
+    adds), declared next to its rules: the game's screen is typed with it, and the contract
+    tests hold every view of every game to its keys, so the type cannot drift from
+    what :meth:`view` returns."""
 
     def new_game(
         self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None

@@ -257,9 +257,16 @@ class Client:
         options: dict[str, Any] | None = None,
         seats: int | None = None,
         bots: int = 0,
+        bot_level: str | None = None,
     ) -> str:
+        """Open a table (its ``bots`` at ``bot_level``, or the host's default); its id."""
         message = CreateTable(
-            game=game, options=options, seats=seats, bots=bots, ref=next(self._refs)
+            game=game,
+            options=options,
+            seats=seats,
+            bots=bots,
+            bot_level=bot_level,
+            ref=next(self._refs),
         )
         reply = await self._request(message, Created)
         return reply.table

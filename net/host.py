@@ -75,6 +75,7 @@ class Host:
         state_dir: Path | None = None,
         bot_delay_s: float = BOT_DELAY_S,
         bot_reaction_scale: float = 1.0,
+        bot_level: str | None = None,
         log: Callable[[str], None] = print,
         limits: HostLimits | None = None,
         allow_fixed_deck: bool = False,
@@ -104,6 +105,7 @@ class Host:
             connection_budget=self.limits.connection_budget(),
             bot_delay_s=bot_delay_s,
             bot_reaction_scale=bot_reaction_scale,
+            bot_level=bot_level,
             log=log,
             allow_fixed_deck=allow_fixed_deck,
             results_for_s=results_for_s,
@@ -166,6 +168,7 @@ class Host:
         *,
         seats: int | None = None,
         bots: int = 0,
+        bot_level: str | None = None,
         created_by: str | None = None,
     ) -> TableRunner:
         """Create a table (``clowder host --table``, the TUI's own tables)."""
@@ -176,6 +179,7 @@ class Host:
                 options,
                 seats=seats,
                 bots=bots,
+                bot_level=bot_level,
                 created_by=created_by,
                 now_ns=time.monotonic_ns(),
             )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -29,8 +30,11 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 
 from net.text import find_unsafe
 
-PROTOCOL_VERSION: Final = 1
-"""The protocol version this code speaks (``hello.protocol`` and ``welcome.protocol``)."""
+PROTOCOL_VERSION: Final = 2
+"""The protocol version this code speaks (``hello.protocol`` and ``welcome.protocol``).
+
+Version 2: a ``view`` message's ``view`` is exactly the game's view; the host's own fields
+(``waiting``, ``starting``, ``starts_in``) are beside it (net/PROTOCOL.md, "Changes")."""
 
 SUPPORTED_VERSIONS: Final = frozenset({PROTOCOL_VERSION})
 """Versions a host accepts in ``hello``."""
@@ -114,6 +118,13 @@ def _check_for(hint: Any, bound: Text | Whole | None) -> Check:
         return text
     if hint is bool:
         return lambda value: None if isinstance(value, bool) else "true or false"
+    if hint is float:
+
+        def number(value: Any) -> str | None:
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+            return None if ok and math.isfinite(value) and value >= 0 else "a number from 0"
+
+        return number
     if origin is Literal:
         choices = typing.get_args(hint)
         wanted = " or ".join(repr(choice) for choice in choices)
@@ -263,6 +274,8 @@ class CreateTable(Message):
     options: dict[str, Any] | None = None
     seats: Annotated[int, Whole(1, 64)] | None = None
     bots: Count | None = None
+    bot_level: Annotated[str, Text(1, 16)] | None = None
+    """The level of the ``bots`` (``easy``, ``normal``, ``hard``); nil: the host's default."""
     ref: Ref | None = None
 
 
@@ -470,17 +483,42 @@ class Left(Message):
 @message("view", Side.HOST)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class View(Message):
-    """What this connection may see of a table now, and the events that led there."""
+    """What this connection may see of a table now, and the events that led there.
+
+    ``view`` is exactly the game's ``view(state, seat)`` (nil before the deal), so a
+    screen gets the type its game declares; what the host adds is beside it.
+    """
 
     table: TableId
     version: Annotated[int, Whole(0, INT64_MAX)]
-    view: dict[str, Any]
+    view: dict[str, Any] | None
     events: list[dict[str, Any]]
-    reveal: Stamp | None = None
-    outcome: dict[str, Any] | None = None
+    waiting: dict[str, Any] | None = None
+    """Before the deal (``view`` nil): ``{"seats": [seat map...], "seat": int or nil}``."""
+    starting: bool | None = None
+    """True while a dealt real-time game has not begun: nobody may act (``legal`` counts as
+    empty, no ``reveal`` as open). Nil (absent) otherwise."""
+    starts_in: float | None = None
+    """While ``starting``: seconds left in the start countdown (nil while the host still
+    waits for every seat's player to be connected)."""
     ratings: list[Any] | None = None
     """Once the game is over and the host rated it: per seat ``{"rating", "change"}`` (as
     shown, ``net.ratings``) or nil for a seat not rated. Absent: the host rates nothing."""
+
+    @property
+    def open_reveal(self) -> int | None:
+        """The real-time moment open for claims, as a client reads it: the game view's
+        ``reveal``, unless there is no game view yet or the game is ``starting``."""
+        if self.view is None or self.starting:
+            return None
+        reveal = self.view.get("reveal")
+        return reveal if isinstance(reveal, int) and not isinstance(reveal, bool) else None
+
+    @property
+    def game_outcome(self) -> dict[str, Any] | None:
+        """The game view's ``outcome`` (``None``: no game view yet, or the game is on)."""
+        outcome = None if self.view is None else self.view.get("outcome")
+        return outcome if isinstance(outcome, dict) else None
 
 
 @message("presence", Side.HOST)

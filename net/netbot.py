@@ -4,7 +4,7 @@ Each bot is an ordinary :class:`~net.client.Client`: it joins a table, gets
 its seat's view and nothing else, and sends the action its engine bot picks.
 They exist for LAN tests and soak runs, and to fill seats from another box.
 
-At a real-time table (the view carries a ``reveal``) a bot plays like a
+At a real-time table (the game's view carries a ``reveal``) a bot plays like a
 person at a terminal: it stamps ``drawn_ns`` when the view arrives, waits its
 brain's ``reaction_s`` (set by each choice), stamps ``acted_ns`` and sends the
 claim with the three stamps, so the host's arbiter can rank it fairly. Like
@@ -86,19 +86,21 @@ async def play_seat(
                     log(f"{name}: the host refused: {message.message}")
                 elif isinstance(message, View) and message.table == table:
                     view = message
-            if view is None:
-                continue
-            if view.outcome is not None:
-                return view.outcome
+            if view is None or view.view is None or view.starting:
+                continue  # before the deal, or the countdown: nobody may act yet
+            game_view = view.view
+            if view.game_outcome is not None:
+                return view.game_outcome
             if view.version <= last_version:
                 continue
             last_version = view.version
             drawn_ns = time.monotonic_ns()
-            action = brain.choose(view.view)
+            action = brain.choose(game_view)
             if action is None:
                 continue
+            reveal = view.open_reveal
             try:
-                if view.reveal is None:
+                if reveal is None:
                     await asyncio.sleep(delay_s)
                     await client.act(table, action)
                     continue
@@ -111,7 +113,7 @@ async def play_seat(
                 if rules.is_claim(action):
                     acted_ns = time.monotonic_ns()
                     await client.act(
-                        table, action, reveal=view.reveal, drawn_ns=drawn_ns, acted_ns=acted_ns
+                        table, action, reveal=reveal, drawn_ns=drawn_ns, acted_ns=acted_ns
                     )
                 else:
                     await client.act(table, action)

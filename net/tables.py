@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import registry
-from engine.bots import default_bot
+from engine.bots import DEFAULT_LEVEL, LEVELS, check_level, default_bot
 from engine.core import Event, Game, IllegalAction, InvalidOptions, Outcome
 from net.limits import MAX_TAKEOVER_S
 
@@ -64,6 +64,10 @@ class SeatInfo:
     name: str | None = None
     token: str | None = None
     bot: str | None = None
+    level: str | None = None
+    """A bot seat's level (``easy``, ``normal``, ``hard``: :data:`engine.bots.LEVELS`), which
+    the ratings key its results by (``bot:<game>:<level>``); ``None``: not a bot seat, or
+    one from before levels (rated as ``normal``)."""
     human: bool = False
     connected: bool = False
     dropped_at: float | None = None
@@ -220,18 +224,29 @@ class Table:
         self.seats[seat] = SeatInfo()
         self.version += 1
 
-    def add_bot(self, bot: str | None = None) -> int:
-        """Put a bot in the first free seat."""
+    def add_bot(self, bot: str | None = None, level: str | None = None) -> int:
+        """Put a bot in the first free seat: the bot ``bot``, or the game's bot of ``level``.
+
+        The seat carries its level, so the ratings rate it as that level; a bot named by
+        something else than a level (an alias, ``random``) counts as ``normal``. An
+        unknown level is refused with the levels the game has.
+        """
         seat = next((i for i, info in enumerate(self.seats) if info.free), None)
         if seat is None:
             raise TableError("table_full", f"Table {self.id} has no free seat")
-        bot = bot or default_bot(self.game.name)
+        if level is not None:
+            try:
+                check_level(self.game, level)
+            except ValueError as error:
+                raise TableError("invalid_options", str(error)) from None
+        bot = bot or level or default_bot(self.game.name)
+        level = level or (bot if bot in LEVELS else DEFAULT_LEVEL)
         taken = {info.name for info in self.seats if info.name}
         name = next(
             f"Bot {cat}" for cat in (*BOT_NAMES, *map(str, range(99))) if f"Bot {cat}" not in taken
         )
-        self.journal({"r": "bot", "seat": seat, "name": name, "bot": bot})
-        self.seats[seat] = SeatInfo(name=name, bot=bot)
+        self.journal({"r": "bot", "seat": seat, "name": name, "bot": bot, "level": level})
+        self.seats[seat] = SeatInfo(name=name, bot=bot, level=level)
         self.version += 1
         return seat
 
@@ -468,7 +483,12 @@ class Replayer:
                 )
                 table.version += 1
             elif kind == "bot":
-                table.seats[record["seat"]] = SeatInfo(name=record["name"], bot=record["bot"])
+                level = record.get("level")  # absent in journals from before bot levels
+                table.seats[record["seat"]] = SeatInfo(
+                    name=record["name"],
+                    bot=record["bot"],
+                    level=level if isinstance(level, str) and level in LEVELS else None,
+                )
                 table.version += 1
             elif kind == "unseat":
                 table.seats[record["seat"]] = SeatInfo()

@@ -10,6 +10,8 @@ the simulator (``tests/sim``) reuses the secrecy scan on every frame the host se
 
 from __future__ import annotations
 
+import types
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -271,6 +273,68 @@ def check_view(
     wired = on_the_wire({"view": view})["view"] if frame else packed_round_trip(view)
     assert wired == view, f"{game.name}: the view changes on the wire"
     return view
+
+
+def type_problems(value: Any, hint: Any, where: str = "view") -> list[str]:
+    """Where ``value`` does not fit the annotation ``hint``, as ``where: what`` lines.
+
+    The shapes view types use: ``TypedDict`` (exactly its keys: every required one, no
+    key it does not declare), ``list[X]``, ``dict``, unions with ``None``, ``Literal``,
+    ``int`` (not a bool), ``float`` (an int too), ``str``, ``bool`` and ``Any``.
+    """
+    if hint is Any:
+        return []
+    origin = typing.get_origin(hint)
+    if origin in (types.UnionType, typing.Union):
+        options = typing.get_args(hint)
+        if value is None and type(None) in options:
+            return []
+        found = [type_problems(value, option, where) for option in options]
+        return [] if any(not problems for problems in found) else min(found, key=len)
+    if hint is type(None):
+        return [] if value is None else [f"{where}: {value!r:.60} is not nil"]
+    if typing.is_typeddict(hint):
+        if not isinstance(value, dict):
+            return [f"{where}: {value!r:.60} is not a map ({hint.__name__})"]
+        hints = typing.get_type_hints(hint)
+        keys = set(value)
+        problems = [f"{where}: lacks {key!r}" for key in sorted(hint.__required_keys__ - keys)]
+        problems += [
+            f"{where}: has {key!r}, which {hint.__name__} does not declare"
+            for key in sorted(keys - set(hints))
+        ]
+        for key in sorted(keys & set(hints)):
+            problems += type_problems(value[key], hints[key], f"{where}.{key}")
+        return problems
+    if origin is list:
+        if not isinstance(value, list):
+            return [f"{where}: {value!r:.60} is not a list"]
+        (item,) = typing.get_args(hint) or (Any,)
+        return [
+            p for index, x in enumerate(value) for p in type_problems(x, item, f"{where}[{index}]")
+        ]
+    if origin is dict or hint is dict:
+        return [] if isinstance(value, dict) else [f"{where}: {value!r:.60} is not a map"]
+    if origin is typing.Literal:
+        return [] if value in typing.get_args(hint) else [f"{where}: {value!r:.60} is not {hint}"]
+    if hint is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return [] if ok else [f"{where}: {value!r:.60} is not a number"]
+    if hint is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+        return [] if ok else [f"{where}: {value!r:.60} is not a whole number"]
+    if hint in (str, bool):
+        ok = isinstance(value, hint)
+        return [] if ok else [f"{where}: {value!r:.60} is not {hint.__name__}"]
+    raise TypeError(f"{where}: view types do not use {hint!r}")
+
+
+def check_view_type(game: Game[Any], view: Mapping[str, Any]) -> None:
+    """``view`` is what ``game.view_type`` declares: the same keys (required and optional
+    as declared), nested maps included, and values of the declared types."""
+    assert typing.is_typeddict(game.view_type), f"{game.name}: view_type is not a TypedDict"
+    problems = type_problems(dict(view), game.view_type)
+    assert not problems, f"{game.name} ({game.view_type.__name__}): " + "; ".join(problems[:8])
 
 
 def check_legal_accepted(

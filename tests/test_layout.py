@@ -262,3 +262,46 @@ def test_the_host_core_plays_a_game_without_reading_a_clock(
             driver.send(ann, Act(table=runner.table.id, action=view["legal"][0]))
         driver.run_for(0.5)
     assert runner.table.outcome is not None
+
+
+def game_screen_imports(path: Path) -> list[str]:
+    """The ``tui.games.<game>`` modules ``path`` imports (``from tui.games import x`` counts
+    when ``x`` is a game's folder; ``from tui.games import screen_class`` does not)."""
+    games = {entry.name for entry in (ROOT / "tui" / "games").iterdir() if entry.is_dir()}
+
+    def of_a_game(name: str) -> bool:
+        parts = name.split(".")
+        return parts[:2] == ["tui", "games"] and len(parts) > 2 and parts[2] in games
+
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+            if not of_a_game(node.module):
+                names = [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        found += [f"{shown}:{node.lineno} imports {name}" for name in names if of_a_game(name)]
+    return found
+
+
+def test_the_app_and_shared_screens_import_no_game_screen() -> None:
+    """A game is its folders: the app and the shared screens find game screens through
+    ``tui.games`` by name, so adding or removing a game never touches them."""
+    paths = [ROOT / "tui" / "app.py", *sorted((ROOT / "tui" / "screens").glob("*.py"))]
+    assert len(paths) > 2
+    assert [line for path in paths for line in game_screen_imports(path)] == []
+
+
+def test_the_game_screen_import_scanner_sees_both_forms(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from tui.games import screen_class\nimport tui.games.catchy.screen\n"
+        "from tui.games.kitten.screen import KittenTable\nfrom tui.games import kiitos\n"
+    )
+    found = [line.rsplit(" ", 1)[1] for line in game_screen_imports(sample)]
+    assert found == ["tui.games.catchy.screen", "tui.games.kitten.screen", "tui.games.kiitos"]

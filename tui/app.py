@@ -34,9 +34,9 @@ if TYPE_CHECKING:
     from net.client import Client
     from net.discovery import HostEvent
     from net.messages import Joined
-    from tui.games.katootsie.screen import KatootsieTable
     from tui.hosting import EmbeddedHost
     from tui.screens.dialogs import NewTable
+    from tui.screens.realtime import RealtimeTable
     from tui.screens.table import TableScreen
 
 RETURN_TIMEOUT_S = 5.0
@@ -67,11 +67,13 @@ def lan_browser() -> HostSource:
 
 @dataclass
 class PlayRequest:
-    """``clowder play``: the game, its options, how many seats bots take (``None``: all but one)."""
+    """``clowder play``: the game, its options, how many seats bots take (``None``: all but one)
+    and their level (``None``: the game's default)."""
 
     game: str
     options: dict[str, Any]
     bots: int | None = None
+    bot_level: str | None = None
 
 
 @dataclass
@@ -235,7 +237,12 @@ class ClowderApp(App[int]):
         )
         try:
             runner = embedded.host.create_table(
-                game.name, request.options, seats=seats, bots=bots, created_by=self.player
+                game.name,
+                request.options,
+                seats=seats,
+                bots=bots,
+                bot_level=request.bot_level,
+                created_by=self.player,
             )
         except TableError as error:
             await self.shutdown()
@@ -343,12 +350,18 @@ class ClowderApp(App[int]):
                 return
             # Everything the host sends is cleaned before a screen draws it (net.text).
             if isinstance(message, View) and message.table == seat.table:
-                if message.outcome is not None and seat.host:
+                over = message.view is not None and message.view.get("outcome") is not None
+                if over and seat.host:
                     self.seats.drop(seat.host, seat.table)  # over: nothing to come back to
                 if message.ratings is not None:
                     seat.screen.rated(clean_data(message.ratings))
                 seat.screen.happened(clean_data(message.events))
-                seat.screen.view = clean_data(message.view)
+                seat.screen.received(
+                    clean_data(message.view),
+                    waiting=clean_data(message.waiting),
+                    starting=bool(message.starting),
+                    starts_in=message.starts_in,
+                )
             elif isinstance(message, Chat) and message.table == seat.table:
                 name = clean_text(message.name or "?")
                 seat.screen.said(name, message.seat, clean_text(message.text))
@@ -409,8 +422,9 @@ class ClowderApp(App[int]):
         except ClientError as error:
             seat.screen.refused(clean_text(error.message))
 
-    async def on_katootsie_table_typing(self, message: KatootsieTable.Typing) -> None:
-        """A typing run started on Katootsie's answer line: send the host a typing notice."""
+    async def on_realtime_table_typing(self, message: RealtimeTable.Typing) -> None:
+        """A typing run started on a real-time table's answer line (Katootsie!'s): send the
+        host a typing notice."""
         from net.client import ClientError
 
         seat = self.at_table
@@ -427,7 +441,7 @@ class ClowderApp(App[int]):
         if seat is None or seat.screen.seat is None:
             return False
         view = seat.screen.view
-        return view is not None and view["phase"] != "waiting" and view.get("outcome") is None
+        return view is not None and view["outcome"] is None
 
     async def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
         from net.client import ClientError
@@ -613,7 +627,12 @@ class ClowderApp(App[int]):
                 self.host_bind or EVERYWHERE, advertise=self.advertise
             )
             runner = embedded.host.create_table(
-                new.game, new.options, seats=new.seats, bots=new.bots, created_by=self.player
+                new.game,
+                new.options,
+                seats=new.seats,
+                bots=new.bots,
+                bot_level=new.bot_level,
+                created_by=self.player,
             )
         except (TableError, OSError) as error:
             self._say(f"Could not create the table: {error}")
@@ -627,7 +646,9 @@ class ClowderApp(App[int]):
         client = self._client(endpoint)
         try:
             await client.connect()
-            table = await client.create_table(new.game, new.options, new.seats, new.bots)
+            table = await client.create_table(
+                new.game, new.options, new.seats, new.bots, bot_level=new.bot_level
+            )
         except ClientError as error:
             self._say(f"Could not create the table: {error.message}")
             return

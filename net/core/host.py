@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import registry
+from engine.bots import bot_levels, check_level
 from engine.core import IllegalAction
 from net import chat, replays
 from net.core.session import Session, SessionState
@@ -155,6 +156,7 @@ class HostCore:
         rng: random.Random | None = None,
         bot_delay_s: float = BOT_DELAY_S,
         bot_reaction_scale: float = 1.0,
+        bot_level: str | None = None,
         log: Callable[[str], None] = print,
         allow_fixed_deck: bool = False,
         results_for_s: float = RESULTS_FOR_S,
@@ -187,6 +189,9 @@ class HostCore:
         self.bot_delay_s = bot_delay_s
         self.bot_reaction_scale = bot_reaction_scale
         """Real-time tables: bots' reaction times are multiplied by this (tests and demos)."""
+        self.bot_level = bot_level
+        """The level of a table's bots when its creator names none (``clowder host
+        --bot-level``; ``None``: each game's default, ``normal``)."""
         self.log = log
         self.timers = Timers(now_ns)
         """Every pending timer of the host and its tables (:meth:`next_deadline_ns`)."""
@@ -622,10 +627,16 @@ class HostCore:
         *,
         seats: int | None = None,
         bots: int = 0,
+        bot_level: str | None = None,
         created_by: str | None = None,
         now_ns: int | None = None,
     ) -> TableRunner:
-        """Create a table (for clients' ``create_table`` and ``clowder host --table``)."""
+        """Create a table (for clients' ``create_table`` and ``clowder host --table``).
+
+        ``bot_level``: the level of its ``bots`` (``easy``, ``normal``, ``hard``); ``None``:
+        the host's :attr:`bot_level` where the game has that level, else the game's default.
+        An unknown level is an ``invalid_options`` refusal that lists the game's levels.
+        """
         if now_ns is not None:
             self.timers.set_now(now_ns)
         options = dict(options or {})
@@ -671,8 +682,16 @@ class HostCore:
                     "invalid_options",
                     f"A table of {len(table.seats)} has 0 to {len(table.seats)} bots",
                 )
+            level = bot_level
+            if level is None and self.bot_level in bot_levels(table.game):
+                level = self.bot_level
+            if level is not None:
+                try:
+                    check_level(table.game, level)
+                except ValueError as error:
+                    raise TableError("invalid_options", str(error)) from None
             for _ in range(bots):
-                table.add_bot()
+                table.add_bot(level=level)
         except (TableError, OSError) as error:
             if journal is not None:
                 journal.close()
@@ -840,6 +859,7 @@ class HostCore:
             message.options,
             seats=message.seats,
             bots=message.bots or 0,
+            bot_level=message.bot_level,
             created_by=session.name,
         )
         session.tables_created.append(runner.table.id)

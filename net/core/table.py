@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any, Protocol
 
 from engine.bots import Bot, make_bot
 from engine.core import Event, IllegalAction, visible_events
@@ -372,24 +372,27 @@ class TableRunner:
         attachment.peer.send(self._view_message(attachment.seat, events))
 
     def _view_message(self, seat: int | None, events: list[Event]) -> View:
-        """The ``view`` message for ``seat``: its own view and the events it may see."""
+        """The ``view`` message for ``seat``: its own view and the events it may see.
+
+        The game's view goes out as the game built it; what only the host knows (who
+        sits here before the deal, the real-time start countdown) goes beside it, so a
+        client gets the view type its game declares.
+        """
         view = self.table.view(seat)
+        waiting = None
         if view is None:
-            view = {"phase": "waiting", "seats": self.presence(), "seat": seat}
-        elif self.counting_down():
-            # Real-time: the table is dealt but nobody may act yet; the screen counts down.
-            left = self.starts_in()
-            starts_in = None if left is None else round(left, 2)
-            view = {**view, "legal": [], "reveal": None, "starts_in": starts_in}
-        outcome = self.table.outcome
+            waiting = {"seats": self.presence(), "seat": seat}
+        starting = view is not None and self.counting_down()
+        left = self.starts_in() if starting else None
         return View(
             table=self.table.id,
             version=self.table.version,
             view=view,
             events=visible_events(events, seat),
-            reveal=self.open_reveal(),
-            outcome=None if outcome is None else cast(dict[str, Any], outcome.to_data()),
-            ratings=self.ratings if outcome is not None else None,
+            waiting=waiting,
+            starting=True if starting else None,
+            starts_in=None if left is None else round(left, 2),
+            ratings=self.ratings if self.table.outcome is not None else None,
         )
 
     # Timers and bots -----------------------------------------------------------

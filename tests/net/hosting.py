@@ -4,13 +4,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from net.framing import CLIENT_LIMITS, HOST_LIMITS, FrameReader, decode_body, encode_frame
 from net.host import Host
 from net.messages import PROTOCOL_VERSION, Hello, Message, to_wire
+
+
+def open_reveal(message: Mapping[str, Any]) -> int | None:
+    """The moment open for claims in a raw ``view`` message, read as PROTOCOL.md says: the
+    game view's ``reveal``, unless there is no game view yet or the game is ``starting``."""
+    view = message.get("view")
+    if not isinstance(view, dict) or message.get("starting"):
+        return None
+    reveal = view.get("reveal")
+    return reveal if isinstance(reveal, int) else None
+
+
+def outcome_of(message: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The game's outcome in a raw ``view`` message (``None``: no view yet, or still on)."""
+    view = message.get("view")
+    outcome = view.get("outcome") if isinstance(view, dict) else None
+    return outcome if isinstance(outcome, dict) else None
 
 
 @contextlib.asynccontextmanager

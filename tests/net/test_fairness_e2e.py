@@ -41,7 +41,7 @@ async def react(
         if not isinstance(message, View) or message.table != table:
             continue
         rulings.extend(event["data"] for event in message.events if event["kind"] == "claim")
-        reveal = message.reveal
+        reveal = message.open_reveal
         if reveal is None or reveal in seen:
             continue
         seen.add(reveal)

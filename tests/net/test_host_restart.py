@@ -71,14 +71,14 @@ async def player(
             if isinstance(message, ConnectionState):
                 seen.setdefault("states", []).append(message.connected)
                 continue
-            if not isinstance(message, View) or message.view.get("phase") == "waiting":
+            if not isinstance(message, View) or message.view is None:
                 continue
             if seen.get("states") and "after" not in seen:
                 seen["after"] = (message.version, message.view["hand"])
             elif "after" not in seen:
                 seen["before"] = (message.version, message.view["hand"])
-            if message.outcome is not None:
-                return message.outcome
+            if message.game_outcome is not None:
+                return message.game_outcome
             if message.version >= 12:
                 kill_at.set()
             action = bot.choose(message.view)

@@ -22,7 +22,7 @@ import pytest
 
 from engine.games.catchy.rules import card_name
 from net.messages import Act, Join
-from tests.net.hosting import RawClient, running_host
+from tests.net.hosting import RawClient, outcome_of, running_host
 from tests.secrecy import mentions
 
 pytestmark = pytest.mark.timeout(120)
@@ -50,10 +50,10 @@ async def play_catchy(port: int, table: str, seed: int) -> dict[str, list[dict[s
             message = await client.next(10)
             if message["type"] != "view":
                 continue
-            if message.get("outcome") is not None:
+            if outcome_of(message) is not None:
                 finished[seat] = True
                 return
-            legal = message["view"].get("legal") or []
+            legal = (message["view"] or {}).get("legal") or []
             if legal:
                 client.send(Act(table=table, action=rng.choice(legal)))
 
@@ -79,7 +79,7 @@ def catchy_hands(received: dict[str, list[dict[str, Any]]]) -> dict[int, list[se
     hands: dict[int, list[set[str]]] = defaultdict(lambda: [set(), set()])
     for seat in (0, 1):
         for message in received[str(seat)]:
-            if message["type"] == "view" and message["view"].get("hand") is not None:
+            if message["type"] == "view" and (message["view"] or {}).get("hand") is not None:
                 hands[message["version"]][seat] = set(message["view"]["hand"]) - {"ST"}
     return hands
 
@@ -91,7 +91,7 @@ def check_catchy_game(received: dict[str, list[dict[str, Any]]]) -> int:
     checked = 0
     for who, messages in received.items():
         for message in messages:
-            if message["type"] != "view" or message["version"] not in hands:
+            if message["type"] != "view" or message["version"] not in hands or not message["view"]:
                 continue
             version = message["version"]
             now = hands[version]

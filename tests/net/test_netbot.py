@@ -17,7 +17,7 @@ from net.netbot import react
 
 
 def view(version: int, table: str = "t1") -> View:
-    return View(table=table, version=version, view={}, events=[], reveal=version)
+    return View(table=table, version=version, view={"reveal": version}, events=[])
 
 
 def client() -> Any:

@@ -103,8 +103,9 @@ SAMPLES: dict[str, Message] = {
         version=3,
         view={"players": ["Ann", "Bea"], "seat": 0, "log": [], "legal": []},
         events=[{"kind": "play", "text": "Ann plays R3", "data": {}}],
-        reveal=9,
-        outcome={"scores": [1, 2], "winners": [1]},
+        starting=True,
+        starts_in=2.5,
+        ratings=[{"rating": 1510, "change": 10}, None],
     ),
     "presence": Presence(table="t1", seats=[{"seat": 0, "connected": True}]),
     "error": Error(code="bad_field", message="'join' needs the field 'table'", ref=4, about="join"),
@@ -230,6 +231,32 @@ def test_every_message_type_round_trips_through_the_wire() -> None:
             host.send(sample)
             client.receive_data(host.data_to_send(), 1.0)
             assert client.events_received() == [MessageReceived(sample)], name
+
+
+def test_a_view_carries_the_game_view_alone_and_the_host_fields_beside_it() -> None:
+    """Version 2: before the deal ``view`` is nil beside ``waiting``; a countdown's
+    ``starts_in`` is a number from 0; the view itself is any map (the game's)."""
+    waiting = View(
+        table="t1",
+        version=1,
+        view=None,
+        events=[],
+        waiting={"seats": [{"name": "Ann", "bot": False}, {"name": None}], "seat": 0},
+    )
+    wire = to_wire(waiting)
+    assert wire["view"] is None and "starting" not in wire and "starts_in" not in wire
+    assert parse(wire, Side.HOST) == waiting
+    started = to_wire(SAMPLES["view"])
+    for bad in (-1.0, float("nan"), float("inf"), True, "3"):
+        with pytest.raises(MessageError) as refused:
+            parse({**started, "starts_in": bad}, Side.HOST)
+        assert refused.value.code == "bad_field" and "starts_in" in refused.value.text
+    for gone in ("reveal", "outcome"):  # version 1's copies beside the view
+        with pytest.raises(MessageError):
+            parse({**started, gone: None}, Side.HOST)
+    without_view = {key: value for key, value in started.items() if key != "view"}
+    with pytest.raises(MessageError):
+        parse(without_view, Side.HOST)  # required, nil before the deal
 
 
 def test_the_first_message_must_be_hello_and_the_error_closes() -> None:

@@ -33,7 +33,7 @@ from net.realtime import (
     claim_problem,
     rtt_only_sample,
 )
-from tests.net.hosting import RawClient, running_host
+from tests.net.hosting import RawClient, open_reveal, outcome_of, running_host
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -233,7 +233,7 @@ async def reveal_view(client: RawClient) -> dict[str, Any]:
     """The next view that reveals a real-time moment."""
     while True:
         message = await client.expect("view")
-        if message.get("reveal") is not None:
+        if open_reveal(message) is not None:
             return message
 
 
@@ -246,8 +246,8 @@ async def seated(port: int, table: str) -> tuple[RawClient, RawClient, int]:
     bea.send(Join(table=table, role="player", seat=1))
     await bea.expect("joined")
     first = await reveal_view(ann)
-    assert (await reveal_view(bea))["reveal"] == first["reveal"] == first["view"]["reveal"]
-    return ann, bea, first["reveal"]
+    assert open_reveal(await reveal_view(bea)) == open_reveal(first) == first["view"]["reveal"]
+    return ann, bea, first["view"]["reveal"]
 
 
 def claim(table: str, reveal: int, reaction_ms: float, pile: int = 0) -> Act:
@@ -293,7 +293,7 @@ async def test_the_shorter_reaction_wins_even_when_its_claim_arrives_second(
         ann, bea, _ = await seated(host.port, table)
         reveal = await contest(host, table, (ann, 200), (bea, 120))
         ann_view, bea_view = await reveal_view(ann), await reveal_view(bea)
-        assert ann_view["reveal"] == reveal + 1
+        assert open_reveal(ann_view) == reveal + 1
         assert bea_view["view"]["last"]["seat"] == 1 and bea_view["view"]["piles"][1][0]["cards"]
         [ruling] = events_of(bea_view, "claim")
         assert events_of(ann_view, "claim") == [ruling]
@@ -366,9 +366,9 @@ async def test_stale_forged_and_unstamped_claims_are_refused(tmp_path: Path) -> 
         assert runner.referee.deadline_ns() is None and runner.table.version == version
         # Calling the end carries no reveal: it applies at once.
         ann.send(Act(table=table, action={"type": "call"}))
-        while (over := await ann.expect("view")).get("outcome") is None:
+        while outcome_of(over := await ann.expect("view")) is None:
             pass
-        assert over.get("reveal") is None and over["view"]["called_by"] == 0
+        assert open_reveal(over) is None and over["view"]["called_by"] == 0
         assert runner.referee.current_reveal is None
         for client in (ann, bea):
             await client.close()
@@ -381,8 +381,8 @@ async def test_stamps_at_a_turn_based_table_are_ignored(tmp_path: Path) -> None:
         ann.send(Join(table=runner.table.id, role="player"))
         await ann.expect("joined")
         view = await ann.expect("view")
-        while not view["view"].get("legal"):
-            assert "reveal" not in view
+        while not (view["view"] or {}).get("legal"):
+            assert open_reveal(view) is None
             view = await ann.expect("view")
         assert not runner.realtime
         action = view["view"]["legal"][0]

@@ -15,7 +15,7 @@ from net.client import Client
 from net.scoreboard import Scoreboard, player_id, reset, wins_line
 from net.tables import create
 from tests import toy_game
-from tests.net.hosting import running_host
+from tests.net.hosting import outcome_of, running_host
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -333,10 +333,10 @@ def test_ratings_move_after_a_game_at_a_host_and_survive_its_restart(tmp_path: P
         seat = int(ann.last("joined")["seat"])
         token = str(ann.last("joined")["token"])
         play_out(driver, ann, runner, seat)
-        over = [view for view in ann.of_type("view") if view.get("outcome")]
+        over = [view for view in ann.of_type("view") if outcome_of(view)]
         ratings = over[0]["ratings"]  # already on the first view that shows the end
         assert ratings is not None and len(ratings) == 2 and all(ratings)
-        won = seat in over[0]["outcome"]["winners"]
+        won = seat in over[0]["view"]["outcome"]["winners"]
         assert (ratings[seat]["change"] > 0) == won
         assert ratings[seat]["rating"] == 1500 + ratings[seat]["change"]
         driver.send(ann, GetScores(ref=1))
@@ -359,9 +359,7 @@ def test_ratings_move_after_a_game_at_a_host_and_survive_its_restart(tmp_path: P
         again.send(back, Join(table=second.table.id, role="player"))
         seat2 = int(back.last("joined")["seat"])
         play_out(again, back, second, seat2)
-        moved = [
-            v for v in back.of_type("view") if v["table"] == second.table.id and v.get("outcome")
-        ]
+        moved = [v for v in back.of_type("view") if v["table"] == second.table.id and outcome_of(v)]
         after = moved[0]["ratings"][seat2]
         assert after["rating"] - after["change"] == ratings[seat]["rating"]
     assert json.loads((tmp_path / "scores.json").read_text())["ratings"]["toy"]["bot:toy:normal"]
@@ -437,9 +435,9 @@ async def test_ratings_move_over_the_network_and_survive_a_host_restart(tmp_path
             seen: dict[str, Any] = {}
             while "ratings" not in seen:
                 message = await asyncio.wait_for(ann.incoming.get(), 10)
-                if not isinstance(message, View) or message.view.get("phase") == "waiting":
+                if not isinstance(message, View) or message.view is None:
                     continue
-                if message.outcome is not None:
+                if message.game_outcome is not None:
                     seen["ratings"] = message.ratings
                 elif message.view["legal"]:
                     await ann.act(runner.table.id, message.view["legal"][0])

@@ -23,7 +23,7 @@ from net.arbiter import NO_LAG, Accepted, Arbiter, RefusalReason
 from net.messages import Act, Join, Pong, Typing
 from net.realtime import Referee
 from net.typed import MAX_TYPING_NS
-from tests.net.hosting import RawClient, running_host
+from tests.net.hosting import RawClient, open_reveal, running_host
 from tests.net.latency_proxy import Delay, LatencyProxy
 
 MS = 1_000_000
@@ -67,8 +67,9 @@ class Player:
         """Wait for the letter: its reveal id and when it was 'drawn' here."""
         while True:
             arrived, message = await self.expect("view")
-            if message.get("reveal") is not None and message["view"].get("letter"):
-                return message["reveal"], arrived
+            reveal = open_reveal(message)
+            if reveal is not None and message["view"].get("letter"):
+                return reveal, arrived
 
     async def claim_event(self, timeout: float = 15.0) -> dict[str, Any]:
         """The data of the next ``claim`` event (the arbiter's decision)."""

@@ -262,11 +262,11 @@ class Follower:
 
     def _follow(self, view: View) -> None:
         if self._dealt is None:
-            if view.view.get("phase") == "waiting":
+            if view.view is None:  # the waiting room
                 return
             self._dealt = view.version
         seen = view.version - self._dealt
-        if view.outcome is not None or self.done + seen >= self.spec.actions:
+        if view.game_outcome is not None or self.done + seen >= self.spec.actions:
             if not self.finished.is_set():
                 self.done += seen
                 self.finished.set()
@@ -278,6 +278,8 @@ class Follower:
     def _consider(self, view: View) -> None:
         if self.spec.seat is None or view.version <= self._acted or self.finished.is_set():
             return
+        if view.view is None or view.starting:
+            return  # nobody may act before the game begins
         action = self.brain.choose(view.view)
         if action is not None:
             self._acted = view.version

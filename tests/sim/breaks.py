@@ -51,8 +51,9 @@ class DropFrame(Break):
         for index in range(len(frames) - 1, -1, -1):
             if frame_type(frames[index]) != "view":
                 continue
-            view = decode_frame(frames[index]).get("view") or {}
-            if view.get("legal") and "starts_in" not in view:
+            message = decode_frame(frames[index])
+            view = message.get("view") or {}
+            if view.get("legal") and not message.get("starting"):
                 self.fired = True
                 return frames[:index] + frames[index + 1 :]
             break  # only the newest view of the batch: an older one is overtaken anyway

@@ -380,8 +380,9 @@ class SimClient:
         elif message.about in ("join", "create_table"):
             self.leave_host()  # table started, full, gone: this person goes home
         elif message.about == "action" and self.last_view is not None and self.plan is None:
-            if self.last_view.reveal is not None:
-                self.drawn[self.last_view.reveal] = self.env.now_ns  # looks again, anew
+            last_reveal = self.last_view.open_reveal
+            if last_reveal is not None:
+                self.drawn[last_reveal] = self.env.now_ns  # looks again, anew
             version = self.last_view.version
             tries = self.retries.get(version, 0)
             if tries < MAX_RETRIES_PER_VERSION:
@@ -390,14 +391,14 @@ class SimClient:
 
     def _view(self, message: View) -> None:
         self.last_view = message
-        if message.outcome is not None:
+        if message.game_outcome is not None:
             if not self.over:
                 self.over = True
                 self._cancel_plan()
                 if self.rng.random() < 0.4:  # some leave once they have read the results
                     self.env.later(self, ns(self.rng.uniform(2.0, 30.0)), "leave_now", self.gen)
             return
-        reveal = message.reveal
+        reveal = message.open_reveal
         if reveal is not None and reveal not in self.drawn:
             self.drawn[reveal] = self.env.now_ns + self.rng.randint(2, 25) * NS_PER_MS
         if not self.player or not self.attached:
@@ -419,8 +420,10 @@ class SimClient:
 
     def _plan(self, message: View, *, again: bool = False) -> None:
         view = message.view
+        if view is None or message.starting:
+            return  # before the deal, or the real-time countdown: nobody may act yet
         legal = view.get("legal") or []
-        if not legal or "starts_in" in view:
+        if not legal:
             return
         if self.retries.get(message.version, 0) > BRAIN_RETRIES:
             action: dict[str, Any] | None = dict(self.rng.choice(legal))
@@ -428,7 +431,7 @@ class SimClient:
             action = self.brain.choose(dict(view))
         if action is None:
             return
-        reveal = message.reveal
+        reveal = message.open_reveal
         claim = reveal is not None and self.game.is_claim(action)
         self.gen += 1
         plan = Plan(self.gen, dict(action), message.version, reveal, claim)
@@ -528,7 +531,7 @@ class SimClient:
             self.leave_host()
         elif kind == "waited":
             view = self.last_view
-            waiting = view is None or view.view.get("phase") == "waiting"
+            waiting = view is None or view.view is None
             if waiting and not self.over and self.pipe is not None and self.table is not None:
                 self.after_left = "gone"
                 self.env.send(self.pipe, Leave(table=self.table, ref=self._ref()))

@@ -8,8 +8,8 @@ bookkeeping where the journal or the wire can answer instead.
 ``secrecy``      no frame to a seat (or a spectator) holds what ``game.hidden`` says it
                  must not see at that frame's version, nor another seat's token
 ``replay``       every view equals the engine's view of the journal's replay at the
-                 frame's version (the countdown keys aside); its events are the
-                 replay's events that seat may see
+                 frame's version, exactly (the host's own fields are beside it); its
+                 events are the replay's events that seat may see
 ``no_gap``       a connection is sent a view for every change it could see: between two
                  views it received, no version changed what that seat sees
 ``screen``       a player's or spectator's screen catches up: once nothing is on its way
@@ -45,9 +45,6 @@ from tests.sim.shadow import ShadowTable
 
 HOST_EVENT_KINDS = frozenset({"claim", "claim_lost"})
 """Events the host adds to a view (a real-time ruling), not the engine's."""
-
-COUNTDOWN_KEYS = ("legal", "reveal", "starts_in")
-"""Keys a real-time table's view changes while it counts down to the start."""
 
 FAIRNESS_SLACK_NS = 1 * NS_PER_MS
 """Room for the clients' clock drift (at most 200 ppm of a reaction) and stamp rounding."""
@@ -195,16 +192,26 @@ class FrameChecks:
         view = message.view
         version = message.version
         self._tokens(pipe, table, message.events)
-        if view.get("phase") == "waiting" and "game" not in view:
+        if view is None:
             if table.start_version is not None and version >= table.start_version:
                 raise Violation(
                     "replay",
-                    f"{_who(pipe)} got a 'waiting' view at version {version} of {table.id}, "
+                    f"{_who(pipe)} got the waiting room at version {version} of {table.id}, "
                     f"which the journal started at version {table.start_version}",
                 )
-            self._tokens(pipe, table, view)
+            if message.waiting is None or message.starting or message.starts_in is not None:
+                raise Violation(
+                    "protocol",
+                    f"{_who(pipe)} got a view of {table.id} with neither a game view nor "
+                    "a waiting room (or a countdown without a game)",
+                )
+            self._tokens(pipe, table, message.waiting)
             self._gap(pipe, table, version)
             return
+        if message.waiting is not None:
+            raise Violation(
+                "protocol", f"{_who(pipe)} got a game view of {table.id} and a waiting room"
+            )
         expected = table.view(version, seat)
         if expected is None:
             raise Violation(
@@ -212,10 +219,14 @@ class FrameChecks:
                 f"{_who(pipe)} got a view at version {version} of {table.id}; the journal "
                 f"holds versions up to {table.version} (started at {table.start_version})",
             )
-        counting = "starts_in" in view
+        counting = bool(message.starting)
         pipe.counting_down = counting
-        shown = without(view, COUNTDOWN_KEYS) if counting else view
-        wanted = without(expected, ("legal", "reveal")) if counting else expected
+        if message.starts_in is not None and not counting:
+            raise Violation(
+                "protocol", f"{_who(pipe)} got a countdown of {table.id} that is not starting"
+            )
+        # The view is exactly the game's (version 2): the host's fields are beside it.
+        shown, wanted = view, expected
         # Secrecy first: a leak must be reported as a leak, not as a mismatch.
         key = (table.id, version, seat)
         secrets = table.hidden(version, seat)
@@ -244,10 +255,6 @@ class FrameChecks:
                 "replay",
                 f"{_who(pipe)} got a view at version {version} of {table.id} that differs from "
                 f"the journal's replay: {_diff(shown, wanted)}",
-            )
-        if counting and (view.get("legal") or view.get("reveal") is not None):
-            raise Violation(
-                "replay", f"{_who(pipe)} may act during the countdown of {table.id}: {view}"
             )
         if game_events:
             replayed = _visible(table.events.get(version, []), seat)

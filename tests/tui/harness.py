@@ -84,9 +84,15 @@ class TableHarness(App[None]):
         view: dict[str, Any],
         presence: list[dict[str, Any]] | None = None,
         screen: type[TableScreen[Any]] = CatchyTable,
+        *,
+        starting: bool = False,
+        starts_in: float | None = None,
     ) -> None:
         super().__init__()
         self.first_view = view
+        self.starting = starting
+        """As the ``view`` message's ``starting``/``starts_in``: a real-time countdown."""
+        self.starts_in = starts_in
         self.presence = PRESENCE if presence is None else presence
         self.actions: list[dict[str, Any]] = []
         self.stamps: list[ClaimStamps | None] = []
@@ -95,7 +101,7 @@ class TableHarness(App[None]):
 
     def on_mount(self) -> None:
         self.push_screen(self.table)
-        self.table.view = self.first_view
+        self.table.received(self.first_view, starting=self.starting, starts_in=self.starts_in)
         self.table.presence(self.presence)
 
     def on_table_screen_act(self, message: TableScreen.Act) -> None:

@@ -41,7 +41,7 @@ def solo_app(
 
 def playing(screen: TableScreen[Any]) -> bool:
     """The table shows a game under way (not the waiting room)."""
-    return screen.view is not None and screen.view["phase"] != "waiting"
+    return screen.view is not None
 
 
 async def table_of(

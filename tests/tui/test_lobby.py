@@ -128,8 +128,8 @@ async def test_a_host_appears_and_its_tables_are_listed_then_join_as_player(tmp_
             await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
             table = app.screen
             assert isinstance(table, CatchyTable)
-            await until(pilot, lambda: table.view is not None, "the first view")
-            assert table.view is not None and table.view["phase"] == "waiting"
+            await until(pilot, lambda: table.waiting is not None, "the waiting room")
+            assert table.view is None and table.seat is not None
             runner = next(iter(host.runners.values()))
             assert [seat.name for seat in runner.table.seats].count("Ann") == 1
             source.announce(host, "Bea's laptop", ChangeKind.REMOVED)
@@ -230,6 +230,25 @@ async def test_create_a_black_cat_table_with_a_variant_ticked(tmp_path: Path) ->
         assert runner.table.game.name == "blackcat"
         assert runner.table.options["lucky_tom"] is True
         assert runner.table.options["music_of_the_night"] is False
+
+
+async def test_create_a_table_with_hard_bots(tmp_path: Path) -> None:
+    """The dialog's level reaches the bot seats (and so the ratings, bot:catchy:hard)."""
+    app = lobby_app(tmp_path, None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await create_dialog(pilot, app)
+        dialog.query_one("#game", Select).value = "catchy"
+        await until(pilot, lambda: bool(dialog.query("#option-target")), "the Catchy! options")
+        await pilot.pause()  # the recomposed selects finish mounting before one is changed
+        level = dialog.query_one("#bot-level", Select)
+        assert level.value == "normal"  # the default
+        level.value = "hard"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the new table")
+        assert app.embedded is not None
+        (runner,) = app.embedded.host.runners.values()
+        bots = [seat for seat in runner.table.seats if seat.bot is not None]
+        assert [(seat.bot, seat.level) for seat in bots] == [("hard", "hard")]
 
 
 async def test_join_by_address_and_a_bad_address_is_explained(tmp_path: Path) -> None:
@@ -362,7 +381,7 @@ async def test_a_host_joined_on_loopback_is_shown_by_the_address_others_reach(
             await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
             table = app.screen
             assert isinstance(table, CatchyTable)
-            await until(pilot, lambda: table.view is not None, "the waiting room")
+            await until(pilot, lambda: table.waiting is not None, "the waiting room")
             waiting = str(table.query_one("#waiting").render())
             assert f"clowder join 198.18.0.1:{host.port}" in waiting
     finally:

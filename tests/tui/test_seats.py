@@ -55,9 +55,7 @@ async def at_table(pilot: Pilot[Any], app: ClowderApp) -> CatchyTable:
     await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
     screen = app.screen
     assert isinstance(screen, CatchyTable)
-    await until(
-        pilot, lambda: screen.view is not None and screen.view["phase"] != "waiting", "the deal"
-    )
+    await until(pilot, lambda: screen.view is not None, "the deal")
     return screen
 
 

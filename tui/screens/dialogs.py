@@ -6,7 +6,7 @@ checks what was typed before closing, saying what is wrong in the dialog.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -19,6 +19,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from engine import registry
+from engine.bots import DEFAULT_LEVEL, bot_levels
+from engine.core import InvalidOptions, Option, parse_options
 from net.chat import SPECTATOR_CHAT_OPTION
 from net.host import DEFAULT_PORT
 from tui.commands.address import parse_address
@@ -93,36 +95,37 @@ class NewTable:
     options: dict[str, Any] = field(default_factory=dict)
     seats: int = 2
     bots: int = 0
+    bot_level: str | None = None
+    """The bots' level (``easy``, ``normal``, ``hard``); ``None``: the host's default."""
 
 
-HIDDEN_OPTIONS = {"deck"}
-"""Options not offered in the dialog (``deck`` is for tests and replays)."""
+def option_limits(spec: Option) -> str:
+    """What an option typed as text accepts, after its label: `` (1-99)``, `` (full/simple)``."""
+    if spec.choices:
+        return f" ({'/'.join(spec.choices)})"
+    if spec.minimum is not None or spec.maximum is not None:
+        low = "" if spec.minimum is None else spec.minimum
+        high = "" if spec.maximum is None else spec.maximum
+        return f" ({low}-{high})"
+    return ""
 
 
-def option_widgets(option: Mapping[str, Any]) -> Iterator[Widget]:
-    """One game option's widgets: a checkbox (a yes/no), or a label and an input; a long
-    description goes under it, wrapped, so it is read whole at 80 columns."""
-    name, help_text = str(option["name"]), str(option["help"])
-    if option["kind"] == "bool":
-        short, _, detail = help_text.partition(": ")
-        if not detail and " (" in help_text:
-            short, _, rest = help_text.partition(" (")
-            detail = "(" + rest
-        yield Checkbox(
-            short if detail else help_text,
-            bool(option["default"]),
-            id=f"option-{name}",
-            classes="option",
-            compact=True,
-        )
-        if detail:
-            yield Static(detail, classes="option-help")
-        return
-    limits = ""
-    if "minimum" in option or "maximum" in option:
-        limits = f" ({option.get('minimum', '')}-{option.get('maximum', '')})"
-    yield Static(f"{help_text}{limits}:", classes="option-label")
-    yield Input(str(option["default"]), id=f"option-{name}", classes="option", compact=True)
+def option_widgets(spec: Option) -> Iterator[Widget]:
+    """One game option's widgets: a checkbox with its label (a yes/no), or its label and an
+    input; then its help, wrapped under it, so it is read whole at 80 columns.
+
+    An option without a default (``None``: the game decides, Kiitos's first leader) starts
+    empty rather than reading ``None``, which no option accepts.
+    """
+    option_id = f"option-{spec.name}"
+    if spec.kind is bool:
+        yield Checkbox(spec.title, bool(spec.default), id=option_id, classes="option", compact=True)
+    else:
+        yield Static(f"{spec.title}{option_limits(spec)}:", classes="option-label", markup=False)
+        value = "" if spec.default is None else str(spec.default)
+        yield Input(value, id=option_id, classes="option", compact=True)
+    if spec.help:
+        yield Static(spec.help, classes="option-help", markup=False)
 
 
 class CreateDialog(Dialog):
@@ -161,12 +164,22 @@ class CreateDialog(Dialog):
                     id="bots",
                     compact=True,
                 )
+                levels = bot_levels(self.game)
+                if levels:
+                    yield Label(" level ")
+                    yield Select(
+                        [(level, level) for level in levels],
+                        value=DEFAULT_LEVEL if DEFAULT_LEVEL in levels else levels[0],
+                        allow_blank=False,
+                        id="bot-level",
+                        compact=True,
+                    )
             # The options scroll between the fixed head and buttons: a game with many (Kiitos)
             # still shows Create and Cancel at 80x24.
             with VerticalScroll(id="options"):
-                for option in described["options"]:
-                    if option["name"] not in HIDDEN_OPTIONS:
-                        yield from option_widgets(option)
+                for spec in registry.get(self.game).option_specs:
+                    if not spec.hidden:  # testing aids (a fixed deck) stay on the command line
+                        yield from option_widgets(spec)
                 yield Checkbox(
                     "Mute spectators for the players",
                     False,
@@ -197,21 +210,22 @@ class CreateDialog(Dialog):
     @on(Input.Submitted)
     def action_create(self) -> None:
         game = registry.get(self.game)
+        specs = {spec.name: spec for spec in game.option_specs}
         options: dict[str, Any] = {}
         for widget in self.query(".option"):
             name = (widget.id or "").removeprefix("option-")
             if isinstance(widget, Checkbox):
                 options[name] = "true" if widget.value else "false"
             elif isinstance(widget, Input):
-                options[name] = widget.value.strip()
+                value = widget.value.strip()
+                if value or specs[name].default is not None:  # empty: the game decides
+                    options[name] = value
         seats = self.query_one("#seats", Select).value
         bots = self.query_one("#bots", Select).value
         assert isinstance(seats, int) and isinstance(bots, int)
         if bots >= seats:
             self.say(f"Leave at least one seat for you: at most {seats - 1} bots")
             return
-        from engine.core import InvalidOptions, parse_options
-
         try:
             parsed = parse_options(game.title, game.option_specs, options)
         except InvalidOptions as error:
@@ -220,4 +234,7 @@ class CreateDialog(Dialog):
         chosen = {name: parsed[name] for name in options}
         if self.query_one("#mute-spectators", Checkbox).value:
             chosen[SPECTATOR_CHAT_OPTION] = "hidden"  # a table option the host takes (net.chat)
-        self.dismiss(NewTable(self.game, chosen, seats, bots))
+        level = next((select.value for select in self.query("#bot-level").results(Select)), None)
+        self.dismiss(
+            NewTable(self.game, chosen, seats, bots, level if isinstance(level, str) else None)
+        )

@@ -16,6 +16,11 @@ they mean in its own words (:meth:`RealtimeTable.game_event` calls
 rulings, newest first. A board that composes a
 :class:`~tui.widgets.timer.Countdown` gets it started at each reveal that
 lasts a fixed time (:meth:`RealtimeTable.countdown_s`).
+
+A game whose claims are typed (Katootsie!'s answers) says when the typing of
+an answer began with :meth:`RealtimeTable.notice_typing`; the app forwards
+the :class:`RealtimeTable.Typing` message to the host as a typing notice. It
+lives here, not in the game's screen, so the app knows no game.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from typing import Any, ClassVar
 
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.message import Message
 
 from tui.screens.info import InfoScreen
 from tui.screens.table import ClaimStamps, TableScreen, V
@@ -45,6 +51,17 @@ class RealtimeTable(TableScreen[V]):
 
     claimed_word: ClassVar[str] = "claimed"
     """The game's verb for a claim, in the past (``grabbed``), for prompts and rulings."""
+
+    class Typing(Message):
+        """A typing run started: the app sends the host a typing notice with these stamps.
+
+        The answer sent later with the same stamps is credited against the
+        notice's arrival, not its own (``Typed answers`` in ``net/PROTOCOL.md``).
+        """
+
+        def __init__(self, stamps: ClaimStamps) -> None:
+            super().__init__()
+            self.stamps = stamps
 
     def __init__(self, *, table_id: str = "", place: str = "") -> None:
         super().__init__(table_id=table_id, place=place)
@@ -73,7 +90,7 @@ class RealtimeTable(TableScreen[V]):
         self._key_ns = int(event.time * 1_000_000_000)
 
     def watch_view(self, view: V | None) -> None:
-        if view is not None and self._ready and view["phase"] != "waiting":
+        if view is not None and self._ready:
             self._note_reveal(view["reveal"], view)
         super().watch_view(view)
 
@@ -126,7 +143,7 @@ class RealtimeTable(TableScreen[V]):
     def pending_claim(self) -> dict[str, Any] | None:
         """The claim sent for the open reveal, while the host decides it."""
         view = self.view
-        reveal = None if view is None or view["phase"] == "waiting" else view["reveal"]
+        reveal = None if view is None else view["reveal"]
         return None if reveal is None else self._claimed.get(reveal)
 
     def claim(self, action: Mapping[str, Any], acted_ns: int | None = None) -> bool:
@@ -139,7 +156,7 @@ class RealtimeTable(TableScreen[V]):
         """
         acted = self._acted_now() if acted_ns is None else acted_ns
         view = self.view
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return False
         if view["seat"] is None:
             self.refused("You are watching: only players play")
@@ -162,6 +179,12 @@ class RealtimeTable(TableScreen[V]):
         self._claimed = {reveal: stamped}
         self.act(stamped, ClaimStamps(reveal=reveal, drawn_ns=drawn, acted_ns=acted))
         return True
+
+    def notice_typing(self, stamps: ClaimStamps) -> None:
+        """The typing of the answer to send began (``stamps.acted_ns``): tell the host now, so
+        that the answer, which arrives later, is timed from this notice (optional: the app
+        ignores a refusal, and an answer without a notice is judged on its own arrival)."""
+        self.post_message(self.Typing(stamps))
 
     def moment_words(self, view: Mapping[str, Any]) -> str:
         """The open moment in the game's words (``2♥``, ``the letter K``)."""

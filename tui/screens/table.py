@@ -4,9 +4,14 @@ A game's screen subclasses :class:`TableScreen` (parametrised by the game's
 view type, e.g. ``TableScreen[CatchyView]``), names its game
 (``game = "catchy"``), composes its board from :mod:`tui.widgets` and
 implements :meth:`TableScreen.show`. Its title and the assumptions on the
-rules page come from the engine's game object. Data flows
-down: the app sets :attr:`TableScreen.view` (the host's view for this seat)
-and calls :meth:`presence`, :meth:`link` and :meth:`refused`. Intents flow
+rules page come from the engine's game object; what sits in the game's folder
+beside the screen (``tui/games/<game>/``: ``<game>.tcss``, ``rules.md``) and
+its styles' names are found from ``game`` when the class is made
+(:meth:`TableScreen.__init_subclass__`), so a screen declares none of it. Data flows
+down: the app hands each ``view`` message to :meth:`TableScreen.received`, which
+sets :attr:`TableScreen.view` (the game's view for this seat, of the game's view
+type) and keeps the host's fields beside it (the waiting room, the real-time
+start countdown), and calls :meth:`presence`, :meth:`link` and :meth:`refused`. Intents flow
 up as messages (:class:`TableScreen.Act`, :class:`TableScreen.Leave`); the
 app sends them to the host. The screen never talks to the network, so tests
 can drive it with fixed views.
@@ -14,10 +19,11 @@ can drive it with fixed views.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import PurePath
-from typing import Any, ClassVar, Generic, TypeVar
+from pathlib import Path, PurePath
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -34,7 +40,7 @@ from tui.styles import TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
 from tui.widgets.connection import ConnectionLine
 from tui.widgets.log import GameLog
-from tui.widgets.look import PLAIN, Look, read_full_look, read_look
+from tui.widgets.look import PLAIN, Look, component_classes, read_full_look, read_look
 from tui.widgets.prompt import PromptLine
 
 V = TypeVar("V", bound=BaseView)
@@ -46,6 +52,8 @@ COMPACT_NAME = 11
 COMPACT_COLUMN = 27
 """Two ratings to a line: names cut to 11 characters, each entry in 27 of the results'
 54 columns left of the scroll bar (``Mathilda-R…: 1,601 (+101)`` is 25)."""
+RULES_FILE = "rules.md"
+"""A game's rules in short, in its screen's folder (Markdown: the rules screen draws it)."""
 
 
 def _cut(name: str, width: int) -> str:
@@ -91,7 +99,51 @@ class TableScreen(Screen[None], Generic[V]):
     """The key that leaves the table, as the prompts name it (a game where letters are
     typed binds another)."""
     rules_text: ClassVar[str] = ""
-    """The rules in short (Markdown); the engine's assumptions follow them."""
+    """The rules in short (Markdown); the engine's assumptions follow them. A game's screen
+    gets them from ``rules.md`` in its folder (:meth:`__init_subclass__`)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Fill in what a game's screen would otherwise copy, from its ``game`` and folder.
+
+        Only a class that names its own ``game`` gets these (intermediate bases such as
+        :class:`~tui.screens.realtime.RealtimeTable` do not), and only what the class does
+        not set itself (a class may still override any). The generic table's class for a
+        game is made in ``tui/screens/``, where no game's files lie: it keeps its sheets.
+
+        - ``CSS_PATH``: the inherited sheets (``table.tcss``), then ``<game>.tcss`` from
+          the folder of the module defining the class, if there is one;
+        - ``look_prefix``: the game's name, so its looks are ``<game>--NAME``;
+        - ``COMPONENT_CLASSES``: the class's own, plus one per name in ``look_names``
+          (Textual refuses to style a component class a widget does not declare);
+        - ``rules_text``: ``rules.md`` from that folder, if there is one.
+        """
+        super().__init_subclass__(**kwargs)
+        own = vars(cls)
+        game = own.get("game")
+        if not game:
+            return
+        folder = cls.game_folder()
+        if folder is None:
+            return
+        if "look_prefix" not in own:
+            cls.look_prefix = game
+        if cls.look_names:
+            declared = own.get("COMPONENT_CLASSES", set())
+            cls.COMPONENT_CLASSES = {*declared, *component_classes(cls.look_prefix, cls.look_names)}
+        sheet = folder / f"{game}.tcss"
+        if "CSS_PATH" not in own and sheet.is_file():
+            cls.CSS_PATH = [*cls.CSS_PATH, sheet]
+        rules = folder / RULES_FILE
+        if "rules_text" not in own and rules.is_file():
+            cls.rules_text = rules.read_text(encoding="utf-8")
+
+    @classmethod
+    def game_folder(cls) -> Path | None:
+        """The folder of the module that defines this class (a game's ``tui/games/<game>/``),
+        where its stylesheet and rules live; ``None`` for a class made outside a file."""
+        module = sys.modules.get(cls.__module__)
+        filename = getattr(module, "__file__", None)
+        return None if filename is None else Path(filename).resolve().parent
 
     class Act(Message):
         """The player wants ``action`` done (the app sends it to the host).
@@ -145,6 +197,14 @@ class TableScreen(Screen[None], Generic[V]):
         self.ratings: list[dict[str, int] | None] | None = None
         """Once the game is over and the host rated it: each seat's rating and its change
         (``net.ratings.checked_changes``; ``None`` for a seat not rated)."""
+        self.waiting: dict[str, Any] | None = None
+        """The host's waiting room while the table fills (``{"seats": [...], "seat": ...}``,
+        the ``view`` message's ``waiting``); ``None`` once the game is dealt."""
+        self.starting = False
+        """A dealt real-time game has not begun (the host's start countdown): nobody may act."""
+        self.starts_in: float | None = None
+        """While :attr:`starting`: the countdown's seconds left when the view came (``None``:
+        the host still waits for every player's screen)."""
 
     # Keys ----------------------------------------------------------------------
 
@@ -158,15 +218,16 @@ class TableScreen(Screen[None], Generic[V]):
         view = self.view
         if view is None or view.get("seat") is None:
             return False
-        return view.get("phase") not in ("over", "waiting")
+        return view["phase"] != "over"
 
     # Styles from the stylesheet --------------------------------------------------
 
     look_prefix: ClassVar[str] = ""
-    """A game that draws Rich text itself names its component classes ``PREFIX--NAME``..."""
+    """A game that draws Rich text itself names its component classes ``PREFIX--NAME``
+    (the prefix is the game's name unless the class sets another)..."""
     look_names: ClassVar[tuple[str, ...]] = ()
-    """...and lists the names; :attr:`look` reads them (the game declares them in its
-    ``COMPONENT_CLASSES`` and styles them in its ``.tcss`` file)."""
+    """...and lists the names; :attr:`look` reads them (they are declared in its
+    ``COMPONENT_CLASSES`` for it, and styled in its ``.tcss`` file)."""
     look_paints_background: ClassVar[bool] = False
     """Whether each look keeps the screen's background (Textual's full component style)
     rather than only a background its own rule sets (:func:`read_look`)."""
@@ -192,7 +253,7 @@ class TableScreen(Screen[None], Generic[V]):
     def _restyle(self) -> None:
         old, self._look = self._look, None
         view = self.view
-        if self.look != old and self._ready and view is not None and view["phase"] != "waiting":
+        if self.look != old and self._ready and view is not None:
             self.show(view)
 
     @property
@@ -226,7 +287,7 @@ class TableScreen(Screen[None], Generic[V]):
         if self.spectator_chat != "shown":  # said before the screen was up
             self.call_after_refresh(self.said_line, rule_text(None, self.spectator_chat))
         if self.view is None:
-            self._show_waiting({"phase": "waiting", "seats": []})
+            self._show_waiting()
         else:
             # Drawn once the whole board is mounted (a view can come before the screen is up).
             self.call_after_refresh(self._draw_pending)
@@ -240,17 +301,43 @@ class TableScreen(Screen[None], Generic[V]):
     @property
     def seat(self) -> int | None:
         """This player's seat (``None``: watching)."""
-        seat: int | None = None if self.view is None else self.view["seat"]
-        return seat
+        if self.view is not None:
+            return self.view["seat"]
+        seat = None if self.waiting is None else self.waiting.get("seat")
+        return seat if isinstance(seat, int) else None
+
+    def received(
+        self,
+        view: V | None,
+        *,
+        waiting: Mapping[str, Any] | None = None,
+        starting: bool = False,
+        starts_in: float | None = None,
+    ) -> None:
+        """A ``view`` message: the game's view (``None`` before the deal) and the host's own
+        fields beside it (``waiting``, ``starting``, ``starts_in``; net/PROTOCOL.md).
+
+        While the game is ``starting`` nobody may act, so the view drawn is the game's with
+        no legal action and no open reveal: the same type, and every screen's reading of
+        ``legal`` and ``reveal`` holds without knowing about the countdown.
+        """
+        self.waiting = None if view is not None else dict(waiting or {})
+        self.starting = starting and view is not None
+        self.starts_in = starts_in if self.starting else None
+        if view is not None and self.starting:
+            view = cast(V, {**view, "legal": [], "reveal": None})
+        self.view = view
 
     def watch_view(self, view: V | None) -> None:
-        if view is None or not self._ready:
+        if not self._ready:
             return  # on_mount draws it
+        if view is None:
+            if self.waiting is not None:
+                self.refresh_bindings()
+                self._show_waiting()
+            return
         self.refresh_bindings()  # the footer follows the view (a game's check_action)
         self.query_one(ChatLine).show_rule(self.spectator_chat, self.seat is not None)
-        if view["phase"] == "waiting":
-            self._show_waiting(view)
-            return
         self.query_one("#waiting").display = False
         self.set_class(False, "-waiting")
         self.show(view)
@@ -258,8 +345,9 @@ class TableScreen(Screen[None], Generic[V]):
             self._results_shown = True
             self.show_results(view)
 
-    def _show_waiting(self, view: Mapping[str, Any]) -> None:
-        seats = view.get("seats") or []
+    def _show_waiting(self) -> None:
+        """The waiting room (:attr:`waiting`): who is seated, how many seats are free."""
+        seats = [] if self.waiting is None else self.waiting.get("seats") or []
         free = sum(1 for seat in seats if not seat.get("name"))
         names = ", ".join(seat["name"] for seat in seats if seat.get("name"))
         lines = [f"{self.game_title}: waiting for players"]

@@ -154,26 +154,30 @@ STALL_OPTION = Option(
     "Seconds the top card must lie untaken before anyone may call the end (0: any time).",
     minimum=0,
     maximum=600,
+    label="Quiet seconds before a call",
 )
 
 VARIANT_OPTIONS = (
     Option(
         "long_night",
         False,
-        "Long Night on the Fence: play with two poker decks (104 cards).",
+        "Play with two poker decks (104 cards).",
         kind=bool,
+        label="Long Night on the Fence",
     ),
     Option(
         "lucky_tom",
         False,
-        "Lucky Tom: a Tomcat made of two fives is worth 5 points instead of 3.",
+        "A Tomcat made of two fives is worth 5 points instead of 3.",
         kind=bool,
+        label="Lucky Tom",
     ),
     Option(
         "music_of_the_night",
         False,
-        "Music of the Night: each Yowler is worth the number of Yowlers in its pile.",
+        "Each Yowler is worth the number of Yowlers in its pile.",
         kind=bool,
+        label="Music of the Night",
     ),
 )
 
@@ -215,9 +219,15 @@ class BlackCat(Game[BlackCatState]):
     min_players = 2
     max_players = 4
     state_type = BlackCatState
+    view_type = BlackCatView
     option_specs: ClassVar[tuple[Option, ...]] = (DECK_OPTION, *VARIANT_OPTIONS, STALL_OPTION)
     assumptions = ASSUMPTIONS
-    bots = (("blackcat", "engine.games.blackcat.bot:BlackCatBot"),)
+    bots = (
+        ("normal", "engine.games.blackcat.bot:BlackCatBot"),
+        ("easy", "engine.games.blackcat.bot:EasyBlackCatBot"),
+        ("hard", "engine.games.blackcat.bot:HardBlackCatBot"),
+        ("blackcat", "engine.games.blackcat.bot:BlackCatBot"),
+    )
     realtime = True
     claim_types = frozenset({"take"})
     """Grabs race for the top card; a call ends the game whenever it arrives."""

@@ -337,12 +337,30 @@ class Catchy(Game[CatchyState]):
     min_players = 2
     max_players = 2
     state_type = CatchyState
+    view_type = CatchyView
     assumptions = ASSUMPTIONS
-    bots = (("catchy", "engine.games.catchy.bot:CatchyBot"),)
+    bots = (
+        ("normal", "engine.games.catchy.bot:CatchyBot"),
+        ("easy", "engine.games.catchy.bot:EasyCatchyBot"),
+        ("hard", "engine.games.catchy.bot:HardCatchyBot"),
+        ("catchy", "engine.games.catchy.bot:CatchyBot"),
+    )
     option_specs = (
-        Option("target", TARGET_SCORE, "Points that end the game", minimum=1, maximum=99),
         Option(
-            "arms", ARMS_DISTANCE, "Steps from the centre to a player's Arms", minimum=2, maximum=9
+            "target",
+            TARGET_SCORE,
+            "Points that end the game",
+            minimum=1,
+            maximum=99,
+            label="Points to win",
+        ),
+        Option(
+            "arms",
+            ARMS_DISTANCE,
+            "Steps from the centre to a player's Arms",
+            minimum=2,
+            maximum=9,
+            label="Course length",
         ),
         DECK_OPTION,
     )

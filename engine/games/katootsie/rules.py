@@ -60,11 +60,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from engine.core import (
     DECK_OPTION,
     Action,
+    BaseView,
     Event,
     Game,
     GameState,
@@ -136,6 +137,16 @@ ASSUMPTIONS: tuple[str, ...] = (
     "The players who tied answer the tie-break letters; everyone else may still vote.",
     f"New categories wait {CATEGORY_PAUSE_S:g} s before their first letter, and each next "
     f"letter {LETTER_PAUSE_S:g} s after the last was taken.",
+    "While a disputed answer is voted on, a running Katootsie! timer stops, and goes on with "
+    "the time it had left.",
+    "Katootsie! may be called only while someone other than the caller can still answer.",
+    "A Katootsie! caller caught by a correct answer gives the letter they won most "
+    "recently to the player who answered.",
+    "If the letters run out in sudden death before anyone has won, the players still in "
+    "share the win.",
+    "A leading The, A or An is left out of every answer (the category's mark is a "
+    "reminder): The Hague counts for H, not for T.",
+    f"An answer is at most {MAX_ANSWER_LENGTH} characters.",
 )
 
 OPTIONS: tuple[Option, ...] = (
@@ -145,15 +156,32 @@ OPTIONS: tuple[Option, ...] = (
         None,
         "Explicit category order (codes like c001, top first); the rest are shuffled after.",
         kind=list,
+        label="Fixed categories",
+        hidden=True,
     ),
-    Option("rounds", 1, "Rounds to play; points add up across rounds.", minimum=1, maximum=3),
-    Option("tie_ms", TIE_MS, "Answers this close (ms) are a tie.", minimum=0, maximum=1000),
+    Option(
+        "rounds",
+        1,
+        "Rounds to play; points add up across rounds.",
+        minimum=1,
+        maximum=3,
+        label="Rounds",
+    ),
+    Option(
+        "tie_ms",
+        TIE_MS,
+        "Answers this close (ms) are a tie.",
+        minimum=0,
+        maximum=1000,
+        label="Tie window (ms)",
+    ),
     Option(
         "vote_seconds",
         VOTE_SECONDS,
         "How long players vote on a disputed answer.",
         minimum=2,
         maximum=60,
+        label="Vote time (s)",
     ),
     Option(
         "no_answer_seconds",
@@ -161,6 +189,7 @@ OPTIONS: tuple[Option, ...] = (
         "A letter nobody answers for this long is set aside.",
         minimum=10,
         maximum=600,
+        label="Unanswered letter (s)",
     ),
 )
 
@@ -290,6 +319,93 @@ def _quote(text: str) -> str:
     return f"\u201c{text}\u201d"
 
 
+class CategoryView(TypedDict):
+    """The category card in play, in a :class:`KatootsieView`."""
+
+    code: str
+    title: str
+    ignore_articles: bool
+    """The card prints the reminder "Ignore 'A', 'An' and 'The'" (the rule holds for all)."""
+    label: str
+
+
+class CallView(TypedDict):
+    """A Katootsie! call: the caller and the end of the ten seconds (``left`` while paused)."""
+
+    seat: int
+    until: float
+    left: float
+
+
+class VoteView(TypedDict):
+    """A disputed answer being voted on; ``votes`` are ``[seat, accept]`` pairs."""
+
+    seat: int
+    answer: str
+    voters: list[int]
+    votes: list[list[Any]]
+    until: float
+
+
+class FirstVoteView(TypedDict):
+    """Tied answers (``[seat, text]``): who was first; ``votes`` are ``[seat, first]``."""
+
+    answers: list[list[Any]]
+    voters: list[int]
+    votes: list[list[Any]]
+    until: float
+
+
+class TiebreakView(TypedDict):
+    players: list[int]
+    stake: list[str]
+
+
+class SuddenDeathView(TypedDict):
+    players: list[int]
+    wins: list[int]
+
+
+class LastView(TypedDict):
+    """What happened to the last letter (``how``: answer, vote, katootsie, caught, default,
+    tiebreak, set_aside)."""
+
+    letter: str
+    seat: int | None
+    how: str
+    answer: str | None
+    caller: int | None
+    letters: list[str]
+
+
+class KatootsieView(BaseView):
+    """The keys :meth:`Katootsie._view` adds to the common ones (``view_type``)."""
+
+    round: int
+    rounds: int
+    category: CategoryView | None
+    category_letter: int
+    letter: str | None
+    anywhere: bool
+    letters_left: int
+    letter_at: float | None
+    opened_at: float | None
+    quiet_until: float | None
+    players_in: list[int]
+    locked: list[int]
+    call: CallView | None
+    vote: VoteView | None
+    first_vote: FirstVoteView | None
+    tiebreak: TiebreakView | None
+    used: list[str]
+    won: list[list[str]]
+    round_points: list[list[int]]
+    debts: list[list[int]]
+    sudden_death: SuddenDeathView | None
+    last: LastView | None
+    katootsie_seconds: float
+
+
 class Katootsie(Game[KatootsieState]):
     """The rules of Katootsie! (see the module docstring)."""
 
@@ -298,9 +414,13 @@ class Katootsie(Game[KatootsieState]):
     min_players = 2
     max_players = 10
     state_type = KatootsieState
+    view_type = KatootsieView
     option_specs: ClassVar[tuple[Option, ...]] = OPTIONS
     assumptions = ASSUMPTIONS
     bots = (
+        ("normal", "engine.games.katootsie.bot:ExpertBot"),
+        ("easy", "engine.games.katootsie.bot:EasyBot"),
+        ("hard", "engine.games.katootsie.bot:HardBot"),
         ("expert", "engine.games.katootsie.bot:ExpertBot"),
         ("casual", "engine.games.katootsie.bot:CasualBot"),
     )

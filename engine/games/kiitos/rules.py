@@ -46,11 +46,12 @@ is dealt the first 8 cards, seat 1 the next 8 and so on; the rest is the deck.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from engine.core import (
     DECK_OPTION,
     Action,
+    BaseView,
     Event,
     Game,
     GameState,
@@ -197,6 +198,52 @@ class KiitosState(GameState):
     finished: bool = False
 
 
+class RuleCardView(TypedDict):
+    """One rule card in a :class:`KiitosView`: the side up and whether it holds the lock."""
+
+    card: str
+    alternate: bool
+    text: str
+    locked: bool
+
+
+class RulesView(TypedDict):
+    """The rules in force, as the rule cards set them."""
+
+    min_length: int
+    positive_x2: bool
+    super_kiitos: bool
+
+
+class KiitosView(BaseView):
+    """The keys :meth:`Kiitos._view` adds to the common ones (``view_type``)."""
+
+    round: int
+    rounds: int
+    mode: str
+    check: str
+    rules: RulesView
+    rule_cards: list[RuleCardView]
+    refused_words: list[str]
+    turn: int | None
+    first: int
+    table: list[str]
+    target: str | None
+    sayer: int | None
+    announcer: int | None
+    hand: list[str] | None
+    hand_counts: list[int]
+    positive: list[int]
+    negative: list[int]
+    challenge_cards: list[int]
+    challenge_cards_left: int
+    deck_count: int
+    round_scores: list[list[int]]
+    totals: list[int]
+    compelled: bool
+    pass_lead: bool
+
+
 class Kiitos(Game[KiitosState]):
     """The Kiitos rules behind the engine contract."""
 
@@ -205,6 +252,7 @@ class Kiitos(Game[KiitosState]):
     min_players = 2
     max_players = 4
     state_type = KiitosState
+    view_type = KiitosView
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
             "mode",
@@ -212,26 +260,37 @@ class Kiitos(Game[KiitosState]):
             "full: 3 rounds, a rule card flips at every completed word; simple: fixed rule cards",
             kind=str,
             choices=(MODE_FULL, MODE_SIMPLE),
+            label="Mode",
         ),
-        Option("rounds", ROUNDS, "How many rounds to play", minimum=1, maximum=MAX_ROUNDS),
+        Option(
+            "rounds",
+            ROUNDS,
+            "How many rounds to play",
+            minimum=1,
+            maximum=MAX_ROUNDS,
+            label="Rounds",
+        ),
         Option(
             "min_length",
             4,
             "The minimum length of a target word (rule card; in the full game, its first side)",
             minimum=4,
             maximum=5,
+            label="Shortest word",
         ),
         Option(
             "positive_x2",
             False,
             "Positive pile cards count 2 each (rule card; in the full game, its first side)",
             kind=bool,
+            label="Positive pile x2",
         ),
         Option(
             "super_kiitos",
             False,
-            "Super-Kiitos: add letters at either end (rule card; in the full game, its first side)",
+            "Add letters at either end (rule card; in the full game, its first side)",
             kind=bool,
+            label="Super-Kiitos",
         ),
         Option(
             "check",
@@ -240,6 +299,7 @@ class Kiitos(Game[KiitosState]):
             " strict: only dictionary words (for beginners)",
             kind=str,
             choices=(CHECK_CHALLENGE, CHECK_STRICT),
+            label="Word check",
         ),
         Option(
             "first",
@@ -248,11 +308,16 @@ class Kiitos(Game[KiitosState]):
             kind=int,
             minimum=0,
             maximum=3,
+            label="First leader",
+            hidden=True,
         ),
         DECK_OPTION,
     )
     assumptions = ASSUMPTIONS
     bots = (
+        ("normal", "engine.games.kiitos.bot:KiitosBot"),
+        ("easy", "engine.games.kiitos.bot:EasyKiitosBot"),
+        ("hard", "engine.games.kiitos.bot:HardKiitosBot"),
         ("kiitos", "engine.games.kiitos.bot:KiitosBot"),
         ("plain", "engine.games.kiitos.bot:PlainKiitosBot"),
     )

@@ -280,6 +280,7 @@ class Kitten(Game[KittenState]):
     min_players = 2
     max_players = 10
     state_type = KittenState
+    view_type = KittenView
     option_specs: ClassVar[tuple[Option, ...]] = (
         Option(
             "deck_set",
@@ -287,18 +288,30 @@ class Kitten(Game[KittenState]):
             "Which cards: the white base deck, the grey Deluxe deck, or both shuffled together",
             kind=str,
             choices=DECK_SETS,
+            label="Cards",
         ),
         Option(
             "purrfect",
             False,
             "Advanced rule: call Purrfect when you think the last bid is exactly right",
             kind=bool,
+            label="Purrfect calls",
         ),
-        Option("max_bid", MAX_BID, "The highest bid allowed", minimum=5, maximum=200),
+        Option(
+            "max_bid",
+            MAX_BID,
+            "The highest bid allowed",
+            minimum=5,
+            maximum=200,
+            label="Highest bid",
+        ),
         DECK_OPTION,
     )
     assumptions = ASSUMPTIONS
     bots = (
+        ("normal", "engine.games.kitten.bot:KittenBot"),
+        ("easy", "engine.games.kitten.bot:PlainKittenBot"),
+        ("hard", "engine.games.kitten.bot:HardKittenBot"),
         ("kitten", "engine.games.kitten.bot:KittenBot"),
         ("plain", "engine.games.kitten.bot:PlainKittenBot"),
     )

@@ -14,7 +14,6 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -36,16 +35,12 @@ from engine.games.blackcat.scoring import (
 )
 from tui.screens.info import InfoScreen
 from tui.screens.realtime import RealtimeTable
-from tui.styles import TCSS_DIR
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import RulingHistory, capital, who
 from tui.widgets.scores import Scoreboard, ScoreLine
-
-HERE = Path(__file__).resolve().parent
-"""This game's folder, where its stylesheet lives."""
 
 PILES = 2
 CELL = 4
@@ -60,45 +55,6 @@ STALL_S = 8.0
 
 LOOKS = ("red-card", "black-card", "gain", "muted", "marks", "key", "call")
 """The board's looks, each a component class ``blackcat--NAME`` styled in ``blackcat.tcss``."""
-
-
-RULES = f"""
-Everyone plays at once from one poker deck lying **face up**: only its top
-card shows. At any moment anyone may take the top card and put it on one of
-their **two kitty piles**, one card at a time. Piles are never rearranged.
-
-**Values**: Ace 1, 2-10 as printed, Jack and King 0, Queen 7 or 11 (chosen
-for you at the end, whichever scores more).
-
-**Cats** (what your piles score):
-
-- **Tomcat** (3 points): two neighbouring cards adding to 10. 8-2-8 is two
-  Tomcats; 6-A-3 is none (only pairs count).
-- **Yowler** (1 point): every ten.
-- **Jellical Cat** (2 points): each face card in a run of the same face
-  (J, Q or K) sandwiched between two cards of the same rank: 2-Q-Q-2.
-- **Black Cat** (6 points): an unbroken run of black cards (spades, clubs)
-  adding to 13.
-
-**The end**: when the deck runs out, or when someone calls *"Black cat,
-black cat, crossin' my path. Don't look back or you'll get scratched!"*
-(call when you think you are ahead). The highest total wins.
-
-**Variants**: *Long Night on the Fence* (two decks), *Lucky Tom* (a 5-5
-Tomcat is worth 5), *Music of the Night* (each Yowler is worth the number of
-Yowlers in its pile).
-
-**Fair grabs**: when two players grab the same card, the host compares
-reaction times measured on each player's own machine (from the card being
-drawn to the key press), allowing for network lag; the log says who got each
-card and by how many milliseconds, and **w** shows the host's figures.
-
-**Your piles** show what the top card would add to each, and under each
-card the cats it is part of: {LEGEND}.
-
-**Keys**: 1 or ← grabs into pile 1, 2 or → into pile 2; c twice calls the
-end; w why; e explains every pile's score; r rules; q leaves.
-"""
 
 
 # Cards -----------------------------------------------------------------------------
@@ -185,7 +141,7 @@ def cat_summary(pile: PileView) -> str:
 
 def variant_names(view: BlackCatView) -> list[str]:
     """The variants on at this table, by the names their options give (``Lucky Tom``)."""
-    return [spec.help.split(":")[0] for spec in VARIANT_OPTIONS if view["variants"].get(spec.name)]
+    return [spec.title for spec in VARIANT_OPTIONS if view["variants"].get(spec.name)]
 
 
 def name_of(view: BlackCatView, seat: int | None) -> str:
@@ -218,13 +174,9 @@ def ruled(
 class BlackCatTable(RealtimeTable[BlackCatView]):
     """The Black Cat table for one seat (or a spectator)."""
 
-    CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", HERE / "blackcat.tcss"]
-    COMPONENT_CLASSES: ClassVar[set[str]] = {f"blackcat--{name}" for name in LOOKS}
-    look_prefix = "blackcat"
     look_names = LOOKS
     look_paints_background = True
     game = "blackcat"
-    rules_text = RULES
     claimed_word = "grabbed"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -342,12 +294,12 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         return max(1, math.ceil(view["stall_s"] - self.open_for_s()))
 
     def starts_in_s(self) -> int | None:
-        """Whole seconds of the host's start countdown left (``None``: the game is on)."""
-        view = self.view
-        if view is None or "starts_in" not in view:
+        """Whole seconds of the host's start countdown left (``None``: the game is on; 0: the
+        host still waits for every player's screen)."""
+        if self.view is None or not self.starting:
             return None
-        left = view.get("starts_in")
-        if not isinstance(left, int | float):
+        left = self.starts_in
+        if left is None:
             return 0
         return max(1, math.ceil(left - (time.monotonic() - self._view_at)))
 
@@ -493,7 +445,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
     def action_grab(self, pile: int) -> None:
         self.calling = False
         view = self.view
-        if view is not None and view["seat"] is None and view["phase"] != "waiting":
+        if view is not None and view["seat"] is None:
             self._acted_now()
             self.refused("You are watching: only players grab cards")
             return
@@ -502,7 +454,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
 
     def action_call(self) -> None:
         view = self.view
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return
         if view["seat"] is None:
             self.refused("You are watching: only players call the end")
@@ -526,7 +478,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
 
     def action_explain(self) -> None:
         view = self.view
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return
         self.app.push_screen(InfoScreen("How the piles score", self.explanation(view)))
 

@@ -7,7 +7,6 @@ Your end of the course is always on the left (spectators see seat 0 there).
 
 from __future__ import annotations
 
-from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -20,16 +19,12 @@ from textual.widgets import Static
 
 from engine.games.catchy.rules import JOKER, STARTING, CatchyView, card_name, number
 from tui.screens.table import TableScreen
-from tui.styles import TCSS_DIR
 from tui.widgets.cards import CardArea, CardFace, blank_lines, card_lines, compact_backs, row
 from tui.widgets.hand import Hand
 from tui.widgets.log import GameLog
-from tui.widgets.look import component_classes, component_style
+from tui.widgets.look import component_style
 from tui.widgets.prompt import PromptLine
 from tui.widgets.scores import Scoreboard, ScoreLine
-
-HERE = Path(__file__).resolve().parent
-"""This game's folder, where its stylesheet lives."""
 
 CAT_MARK = "^.^"
 """Odd cards show a cat (it matters: two odd cards flip the cat)."""
@@ -38,32 +33,6 @@ COLOURS = {"R": "red", "G": "green", "B": "blue"}
 """Each suit's card look (:data:`~tui.widgets.cards.FACE_LOOKS`); the cat's sides too."""
 LOOKS = ("muted", "turn")
 """The table's own looks (component classes ``catchy--NAME``): asides, and whose turn it is."""
-
-RULES = """
-Two players lure a fickle cat into their arms. Each round: three cards are
-dealt face down as the *course*, seven to each player. Whoever holds the
-**Starting card** swaps it for one course card (nobody else sees which) and
-leads the first trick. The cat starts in the centre, **red side up**.
-
-**A trick.** The leader plays a card, then the follower plays one. The
-follower must play the led colour if they can; the **Joker** may be played
-at any time.
-
-- Same colour: the higher number wins. Different colours: the leader wins.
-  With the Joker in the trick, the higher number wins whatever the colours.
-- Both cards odd (they show a cat, ^.^): the cat **flips** (red <-> blue).
-- Red side up: the cat moves one step **towards the winner**. Blue side up:
-  one step **towards the loser**. The player it moved towards leads next.
-- Joker with any 3: the cat flips but does not move; the same leader leads.
-
-**End of a round**: when the cat reaches a player's Arms, or after seven
-tricks. Cat in your Arms: 3 points. Closer to you: 2 points. In the centre:
-1 point each. **The game** ends when someone has 7 points; the higher score
-wins (7-7: both win).
-
-**Keys**: left/right or 1-7 pick a card, enter plays it; when you hold the
-Starting card, 1-3 (or s then 1-3) take that course card; r rules; q leaves.
-"""
 
 
 def face(card: str) -> CardFace:
@@ -245,9 +214,6 @@ def trick_summary(view: CatchyView, trick: dict[str, Any]) -> str:
 class CatchyTable(TableScreen[CatchyView]):
     """The Catchy! table for one seat (or a spectator)."""
 
-    CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", HERE / "catchy.tcss"]
-    COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("catchy", LOOKS)
-    look_prefix = "catchy"
     look_names = LOOKS
     DEFAULT_CSS = """
     CatchyTable > .catchy--muted { color: $text-muted; }
@@ -255,7 +221,6 @@ class CatchyTable(TableScreen[CatchyView]):
     """
     """Here, not in ``catchy.tcss``: a screen's CSS file comes after its first view is drawn."""
     game = "catchy"
-    rules_text = RULES
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "pick", key_display="←→"),
@@ -423,7 +388,7 @@ class CatchyTable(TableScreen[CatchyView]):
 
     def action_number(self, value: int) -> None:
         view = self.view
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return
         if view["phase"] == "swap" or self.swapping:
             self.swap(value)

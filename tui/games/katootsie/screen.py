@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
-from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -25,24 +24,24 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Input, Static
 
-from engine.games.katootsie.rules import CATEGORY_PAUSE_S, LETTER_PAUSE_S, SUDDEN_DEATH_WINS
+from engine.games.katootsie.rules import (
+    CATEGORY_PAUSE_S,
+    LETTER_PAUSE_S,
+    SUDDEN_DEATH_WINS,
+    KatootsieView,
+)
 from net.tableclock import TableClock
 from net.typed import TypedAnswer, free_prefix
 from tui.screens.realtime import RealtimeTable
 from tui.screens.table import ClaimStamps
-from tui.styles import TCSS_DIR
 from tui.widgets.log import GameLog
-from tui.widgets.look import PLAIN, Look, component_classes
+from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import capital, who
 from tui.widgets.timer import Countdown
-
-HERE = Path(__file__).resolve().parent
-"""This game's folder, where its stylesheet lives."""
 
 LOOKS = ("letter", "category", "muted", "key", "call", "out", "you", "good", "bad")
 """The board's looks, each a component class ``katootsie--NAME`` in ``katootsie.tcss``."""
@@ -80,43 +79,6 @@ FONT: Mapping[str, tuple[str, str, str, str, str]] = {
 
 NAME_WIDTH = 9
 LETTERS_WIDTH = 13
-
-RULES = """
-A **category** is shown ("Fruits"), then a **letter**. The first player to
-give an answer that fits the category and starts with the letter takes the
-letter. Two letters are played per category until the 52 letters (two of
-each) are gone; the most letters wins. **Q, X and Z** may be anywhere in the
-answer ("Anywhere"). **A, An and The** are left out of every answer that
-begins with one: "The Shining" counts for S (not T), "The Hague" for H. Some
-categories print it as a reminder (**Ignore A/An/The**).
-
-**Answering**: the answer line has the focus as soon as the letter shows:
-type and press **Enter**. An answer in the category's list takes the letter
-at once; one that is not goes to the **other players' vote** (y/n). A wrong
-letter, a repeat or an answer voted down puts you **out** for this letter.
-When everyone but one is out, that one takes the letter by default.
-
-**Katootsie!** (**ctrl+k**): you bet nobody can answer within ten seconds.
-You may not answer. Nobody does: you take the letter. Someone does: they take
-the letter and one of yours (with none, you owe them your next).
-
-**Ties**: answers too close to call (the table's tie_ms) go to the others'
-vote on who was first (1-9, or 0 for "the same time"); without a majority,
-the tied players play **tie-break letters** for the same category and the
-winner takes them all. **Sudden death** breaks a tie for the most letters:
-first to win two letters.
-
-**Fair answers**: your answer is timed from the letter being drawn on your
-screen to your **first keystroke of the answer you sent**, so a long answer
-is not slower than a short one; keys typed and deleted do not count, and
-typing the letter at once and then thinking gains nothing (the letter alone
-starts nothing). The host allows for each player's network lag; **w** shows
-its figures for the recent letters.
-
-**Keys**: type + Enter answers · ctrl+k Katootsie! · y/n or ctrl+y/ctrl+n
-votes · 1-9/0 who was first · escape leaves the answer line (then w why,
-r rules, q leaves; any letter key goes back to the line).
-"""
 
 
 def big_letter(letter: str | None, look: Look = PLAIN) -> Text:
@@ -163,18 +125,11 @@ HELD_LETTERS = "Typing waits for the letter; Esc first to use keys (q leaves, r 
 """What a letter typed while the answer line is closed says (it is held back, not a key)."""
 
 
-class KatootsieTable(RealtimeTable[Any]):
+class KatootsieTable(RealtimeTable[KatootsieView]):
     """The Katootsie! table for one seat (or a spectator)."""
 
-    CSS_PATH: ClassVar[list[str | PurePath]] = [
-        TCSS_DIR / "table.tcss",
-        HERE / "katootsie.tcss",
-    ]
-    COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("katootsie", LOOKS)
-    look_prefix = "katootsie"
     look_names = LOOKS
     game = "katootsie"
-    rules_text = RULES
     claimed_word = "answered"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -188,17 +143,6 @@ class KatootsieTable(RealtimeTable[Any]):
         *[Binding(str(n), f"first({n})", show=False) for n in (0, *range(2, 10))],
         Binding("escape", "leave_line", "leave the line", show=False),
     ]
-
-    class Typing(Message):
-        """A typing run started: the app sends the host a typing notice with these stamps.
-
-        The answer sent later with the same stamps is credited against the
-        notice's arrival, not its own (``Typed answers`` in ``net/PROTOCOL.md``).
-        """
-
-        def __init__(self, stamps: ClaimStamps) -> None:
-            super().__init__()
-            self.stamps = stamps
 
     def __init__(self, *, table_id: str = "", place: str = "") -> None:
         super().__init__(table_id=table_id, place=place)
@@ -272,8 +216,8 @@ class KatootsieTable(RealtimeTable[Any]):
         else:  # a disputed, refused or tied answer that won the race
             self.history.said(text, seat)
 
-    def watch_view(self, view: Any) -> None:
-        if view is not None and view.get("phase") not in (None, "waiting"):
+    def watch_view(self, view: KatootsieView | None) -> None:
+        if view is not None:
             self._observe_clock(view)
         super().watch_view(view)
 
@@ -641,7 +585,7 @@ class KatootsieTable(RealtimeTable[Any]):
     def _answer_stamps(self, sent_ns: int) -> tuple[str, ClaimStamps] | None:
         """The answer on the line and the stamps it goes with (``None``: nothing to send)."""
         view = self.view
-        if view is None or view["phase"] == "waiting" or view["reveal"] is None:
+        if view is None or view["reveal"] is None:
             return None
         stamps = self.typed.stamps(sent_ns)
         if stamps is None:
@@ -654,7 +598,7 @@ class KatootsieTable(RealtimeTable[Any]):
     def _notice_typing(self, now_ns: int) -> None:
         """Tell the host when the run of typing that will be the answer starts (or restarts)."""
         view = self.view
-        if view is None or view["phase"] == "waiting" or not self.may_answer(view):
+        if view is None or not self.may_answer(view):
             return
         if self.pending_claim is not None:
             return  # answered already
@@ -664,13 +608,13 @@ class KatootsieTable(RealtimeTable[Any]):
         if answer is None or answer[1] == self._noticed:
             return
         self._noticed = answer[1]
-        self.post_message(self.Typing(answer[1]))
+        self.notice_typing(answer[1])
 
     @on(Input.Submitted, "#answer")
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
         view = self.view
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return
         line = self.query_one("#answer", AnswerInput)
         sent = line.key_ns or time.monotonic_ns()
@@ -688,7 +632,7 @@ class KatootsieTable(RealtimeTable[Any]):
         self._keys_mode = True
         if isinstance(self.focused, Input):
             self.set_focus(None)
-        if self.view is not None and self.view["phase"] != "waiting":
+        if self.view is not None:
             self.query_one(PromptLine).prompt(self.prompt_text(self.view))
 
     def on_key(self, event: events.Key) -> None:
@@ -728,7 +672,7 @@ class KatootsieTable(RealtimeTable[Any]):
         """Whether a letter typed now (the answer line closed) is held back, not a table key."""
         if self._keys_mode or view["seat"] is None or self.my_vote(view) is not None:
             return False
-        return view["phase"] not in ("waiting", "over") and view.get("outcome") is None
+        return view["phase"] != "over" and view.get("outcome") is None
 
     # Intents ----------------------------------------------------------------------
 
@@ -747,7 +691,7 @@ class KatootsieTable(RealtimeTable[Any]):
 
     def action_katootsie(self) -> None:
         view = self.view
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return
         if view["seat"] is None:
             self._acted_now()
@@ -774,7 +718,7 @@ class KatootsieTable(RealtimeTable[Any]):
 
     def action_vote(self, accept: bool) -> None:
         view = self.view
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return
         if self.my_vote(view) != "vote":
             self.refused("There is nothing for you to vote on now")
@@ -783,11 +727,12 @@ class KatootsieTable(RealtimeTable[Any]):
 
     def action_first(self, number: int) -> None:
         view = self.view
-        if view is None or view["phase"] == "waiting" or self.my_vote(view) != "first":
+        if view is None or self.my_vote(view) != "first":
             if view is not None and self.stage(view) in ("vote", "first_vote"):
                 self.refused("There is nothing for you to vote on now")
             return
-        answers = (view.get("first_vote") or {}).get("answers") or []
+        first = view["first_vote"]
+        answers = [] if first is None else first["answers"]
         if number == 0:
             self.act({"type": "first", "seat": None})
         elif 1 <= number <= len(answers):

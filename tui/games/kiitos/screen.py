@@ -19,8 +19,7 @@ to grab a challenge card challenges, decided by reaction time.
 from __future__ import annotations
 
 from collections.abc import Container, Mapping, Sequence
-from pathlib import Path, PurePath
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
@@ -30,20 +29,15 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
-from engine.core import BaseView
-from engine.games.kiitos.rules import MAX_WORD_LENGTH, RULE_TEXT
+from engine.games.kiitos.rules import MAX_WORD_LENGTH, RULE_TEXT, KiitosView
 from tui.games.kiitos.entry import MARKS, Entry, analyse, choices_words, play_words
 from tui.screens.realtime import RealtimeTable
-from tui.styles import TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import Award, capital, who
-
-HERE = Path(__file__).resolve().parent
-"""This game's folder, where its stylesheet lives."""
 
 LOOKS = (
     "tile",
@@ -75,88 +69,6 @@ RULE_SHORT = {
 """Rule card sides shortened for the rule cards line."""
 FLIP_HEAD = {"length": "min. length", "positive": "positive pile"}
 """The rule cards whose flip reads as a number changing (``min. length 4 → 5``)."""
-
-RULES = """
-Help finish your opponents' words and they help finish yours. Each player
-holds 8 letter cards (72 cards, no Q).
-
-**Leading**: say a *target word* (at least 4 letters, or 5 with that rule
-card) and play its first letter (Super-Kiitos: any letter of it).
-
-**Continuing**: in turn, if you hold the target's **next letter** you must
-play it (Super-Kiitos: any letter that extends the table's letters, before or
-after, towards the word). Otherwise play another letter that extends the
-table and say a **new target word** (it must not be finished by your own
-card), or **pick up** the table's letters into your negative pile and lead.
-
-**Kiitos!** When a letter completes the target word, whoever said it takes
-the letters into their positive pile. In the full game they then flip a rule
-card that does not hold the lock token and put the token on it. Everyone
-draws back to 8; when someone cannot, the round ends.
-
-**Scores**: positive pile (x2 with that rule card) minus the negative pile
-and challenge cards. After the rounds, the highest total wins.
-
-**Challenges**: any word may be said; when you doubt one, challenge it
-before the next letter is played. The dictionary decides; the loser takes a
-challenge card (-1). A word that fails goes back: its player plays again
-with another word. With 3-4 players the first to grab a challenge card
-challenges: the host compares reaction times measured on each player's own
-machine, and **ctrl+w** shows its figures.
-
-**Keys**: type a word (letters always go to the word line; the line below
-it says at once whether it is long enough, which of your letters it plays
-and where, and whether the dictionary knows it); **Enter** says it, or
-plays the letter you must play; **Tab** fills in an idea; **!** challenges;
-**ctrl+p** picks up; **1-3** flip a rule card; **1-4** choose who starts a
-round; **ctrl+n** uses the 4-player rule; **Esc** clears the word; **?**
-rules; **ctrl+w** why; **ctrl+x** leaves.
-
-**Players panel**: cards in hand, + positive pile, - negative pile,
-✗ challenge cards lost, the score so far (all rounds).
-"""
-
-
-class RuleCardView(TypedDict):
-    card: str
-    alternate: bool
-    text: str
-    locked: bool
-
-
-class RulesView(TypedDict):
-    min_length: int
-    positive_x2: bool
-    super_kiitos: bool
-
-
-class KiitosView(BaseView):
-    """The keys :meth:`engine.games.kiitos.rules.Kiitos._view` adds to the common ones."""
-
-    round: int
-    rounds: int
-    mode: str
-    check: str
-    rules: RulesView
-    rule_cards: list[RuleCardView]
-    refused_words: list[str]
-    turn: int | None
-    first: int
-    table: list[str]
-    target: str | None
-    sayer: int | None
-    announcer: int | None
-    hand: list[str] | None
-    hand_counts: list[int]
-    positive: list[int]
-    negative: list[int]
-    challenge_cards: list[int]
-    challenge_cards_left: int
-    deck_count: int
-    round_scores: list[list[int]]
-    totals: list[int]
-    compelled: bool
-    pass_lead: bool
 
 
 # Drawing -------------------------------------------------------------------------------
@@ -322,12 +234,8 @@ def checks_line(entry: Entry, look: Look = PLAIN) -> Text:
 class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
     """The Kiitos table for one seat (or a spectator)."""
 
-    CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", HERE / "kiitos.tcss"]
-    COMPONENT_CLASSES: ClassVar[set[str]] = {f"kiitos--{name}" for name in LOOKS}
-    look_prefix = "kiitos"
     look_names = LOOKS
     game = "kiitos"
-    rules_text = RULES
     claimed_word = "challenged"
 
     leave_key: ClassVar[str] = "ctrl+x"
@@ -417,9 +325,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
 
     @property
     def playing(self) -> KiitosView | None:
-        """The view, once the game has started."""
-        view = self.view
-        return None if view is None or view["phase"] == "waiting" else view
+        """The view, once the game is dealt (``None`` in the waiting room)."""
+        return self.view
 
     def legal(self, kind: str) -> list[dict[str, Any]]:
         view = self.playing
@@ -444,7 +351,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
     def free_to_say(self) -> bool:
         """Whether it is this player's turn to lead or to say a new word (not compelled)."""
         view = self.playing
-        if view is None or "starts_in" in view:  # the host has not begun the game yet
+        if view is None or self.starting:  # the host has not begun the game yet
             return False
         if self.mine("lead"):
             return True
@@ -671,7 +578,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         elif kind == "challenge" and isinstance(data.get("seat"), int):
             self._last_challenge = (int(data["seat"]), str(data.get("word", "")).upper())
             reveal = self._word_reveal
-            if reveal is None and view is not None and view["phase"] != "waiting":
+            if reveal is None and view is not None:
                 reveal = view["reveal"]
             word = str(data.get("word", "")).upper()
             valid = bool(data.get("valid"))
@@ -714,7 +621,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
 
     def claim_words(self, action: Mapping[str, Any]) -> str:
         view = self.view
-        target = None if view is None or view["phase"] == "waiting" else view["target"]
+        target = None if view is None else view["target"]
         return f"challenged {target or 'the word'}"
 
     # Drawing ---------------------------------------------------------------------------
@@ -865,8 +772,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         """What the player may do now, in words."""
         if view["outcome"] is not None:
             return "Game over · ? rules · ctrl+x leaves"
-        if "starts_in" in view:  # a real-time table counts down before the game begins
-            left = view.get("starts_in")
+        if self.starting:  # a real-time table counts down before the game begins
+            left = self.starts_in
             when = f"in {left:.0f} s" if isinstance(left, int | float) else "when all are here"
             return f"The game begins {when}: the first word may be typed already"
         seat = view["seat"]

@@ -55,14 +55,13 @@ from engine.games.kitten.cards import (
 )
 from engine.games.kitten.rules import CALL_WORDS, CHALLENGE, PURRFECT, KittenView, RevealView
 from tui.screens.table import TableScreen
-from tui.styles import TCSS_DIR
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import capital, who
 
 HERE = Path(__file__).resolve().parent
-"""This game's folder, where its stylesheet lives."""
+"""This game's folder, where its stylesheet lives (the reveal dialog shares it)."""
 
 LOOKS = (
     "blue",
@@ -111,44 +110,6 @@ THING_SHORT: Mapping[str, str] = {
     "red": "red",
     "green": "grn",
 }
-
-RULES = """
-Bid, bluff, and call **"You Gotta Be Kitten Me!"**. Every card shows an
-**accessory** (hat, bow tie, glasses) and a **colour** (blue, red, green):
-a single counts 1 of each, a double 2, a triple 3. A **Wild** counts 1 of
-every accessory and colour (Double Wild 2, Triple Wild 3).
-
-**A round.** Everyone still in is dealt their *deal size* (5 cards, or 3
-with 7 or more players). The dealer opens with a **bid**: a count of one
-accessory or colour, e.g. *4 hats*, meaning "all our hands together, plus the
-card the dealer will flip, show at least 4 hats". Clockwise, each player
-either **raises** (any accessory or colour, but a higher count) or
-**challenges** the standing bid: "You Gotta Be Kitten Me!".
-
-**The reveal.** Every hand is shown, the dealer flips the deck's top card and
-it counts too. Total **below** the bid: the bidder loses a card for the rest
-of the game; otherwise the challenger does. The loser deals next. A player
-with no cards left is out; the last player with cards wins.
-
-**Purrfect** (a table option): call it when you think the standing bid is
-*exactly* right. Exact: the bidder loses a card and you gain one; otherwise
-you lose one.
-
-**Deluxe cards** (the grey deck, a table option): *Skip* passes your turn,
-*Draw 3* draws three cards that count this round only, *Go Fish* takes every
-normal card of one accessory or colour from a player (never a Wild); these
-three are played instead of a bid or a challenge. *Can't See Me* makes your
-hand count 0, *Double Trouble* doubles it, *Hang In There* gains you a card
-when your side of a call is right; they work from your hand (and, Can't See
-Me and Double Trouble, when flipped: the total is 0, or doubled). If your own
-bid comes back to you, you must bid again.
-
-**Keys**: b bids (then up/down the count, left/right or 1-6 the accessory or
-colour, enter); up/down or 1-6 also open the bid bar. c challenges, p calls
-Purrfect, s plays Skip, d Draw 3, g Go Fish (up/down the player, left/right
-or 1-6 the thing, enter). v shows the last reveal again; r rules; q leaves.
-Your hand's own count of each thing is under it and in the bid bar.
-"""
 
 
 # Words -------------------------------------------------------------------------------
@@ -491,13 +452,9 @@ BAR_KEYS = ("up", "down", "left", "right", *(str(n) for n in range(1, len(THINGS
 class KittenTable(TableScreen[KittenView]):
     """The Kitten Me! table for one seat (or a spectator)."""
 
-    CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss", HERE / "kitten.tcss"]
-    COMPONENT_CLASSES: ClassVar[set[str]] = {f"kitten--{name}" for name in LOOKS}
-    look_prefix = "kitten"
     look_names = LOOKS
     look_paints_background = True
     game = "kitten"
-    rules_text = RULES
 
     @staticmethod
     def card_label(card: str) -> str:
@@ -568,7 +525,7 @@ class KittenTable(TableScreen[KittenView]):
     def legal(self, kind: str, card: str | None = None) -> bool:
         """Whether a move of this kind (and card) is in the view's legal actions."""
         view = self.view
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return False
         return any(
             action.get("type") == kind and (card is None or action.get("card") == card)
@@ -595,7 +552,7 @@ class KittenTable(TableScreen[KittenView]):
     def why_not(self, kind: str, card: str | None = None) -> str:
         """Why a move is not legal now, in the engine's words."""
         view = self.view
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return "The game has not started"
         if view["phase"] == "over":
             return "The game is over"
@@ -631,7 +588,7 @@ class KittenTable(TableScreen[KittenView]):
         view = self.view
         if action in ("rules", "leave"):
             return True
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return False
         hand = view["hand"] or []
         if action == "show_reveal":
@@ -658,7 +615,7 @@ class KittenTable(TableScreen[KittenView]):
     def on_key(self, event: events.Key) -> None:
         """A key for a move that is not legal now says why; arrows and 1-6 open the bid bar."""
         view = self.view
-        if view is None or view["phase"] == "waiting":
+        if view is None:
             return
         if event.key in GAME_KEYS:
             kind, card = GAME_KEYS[event.key]

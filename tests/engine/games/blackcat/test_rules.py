@@ -1,6 +1,6 @@
 """Black Cat table rules: the deck, grabbing, calling, the end, views and options.
 
-Scoring itself is covered in test_blackcat_scoring.py; here it is only
+Scoring itself is covered in test_scoring.py; here it is only
 checked where the table uses it (live scores, the winner).
 """
 
@@ -32,7 +32,7 @@ def deck_starting(*top: str, decks: int = 1) -> list[str]:
 
 def new(*top: str, players: list[str] | None = None, **options: Any) -> BlackCatState:
     """A game from a chosen deck; calls are allowed at any time (``stall=0``) unless given:
-    the stall rule has its own tests (test_blackcat_stall.py)."""
+    the stall rule has its own tests (test_stall.py)."""
     options.setdefault("stall", 0)
     decks = 2 if options.get("long_night") else 1
     return GAME.new_game(

@@ -689,7 +689,7 @@ def test_assumptions_name_every_assumed_value() -> None:
     for needle in ("deck_set", "purrfect", "max_bid", str(MAX_BID), "Hang In There", "Go Fish"):
         assert needle in text
     assert GAME.assumptions == ASSUMPTIONS
-    assert GAME.bots[0] == ("kitten", "engine.games.kitten.bot:KittenBot")
+    assert GAME.bots[0] == ("normal", "engine.games.kitten.bot:KittenBot")
 
 
 def test_hidden_comes_from_the_game_records_not_from_the_log() -> None:

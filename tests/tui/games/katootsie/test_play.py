@@ -9,6 +9,7 @@ at the results screen.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ OPTIONS = {
 }
 
 
-def my_answer(view: dict[str, Any]) -> str | None:
+def my_answer(view: Mapping[str, Any]) -> str | None:
     """An answer from the list that nobody used yet (the player knows the list)."""
     code = view["category"]["code"]
     used = {answers.used_key(text) for text in view["used"]}

@@ -6,12 +6,12 @@ from __future__ import annotations
 import time
 from typing import Any, cast
 
-from engine.games.kiitos.rules import GAME
+from engine.games.kiitos.rules import GAME, KiitosView
 from engine.games.kiitos.table import full_deck
 from engine.games.kiitos.words import dictionary
 from tests.tui.harness import TableHarness
 from tui.games.kiitos.entry import BAD, OK, WAIT, WARN, analyse
-from tui.games.kiitos.screen import KiitosTable, KiitosView, players_text, target_text, tiles
+from tui.games.kiitos.screen import KiitosTable, players_text, target_text, tiles
 from tui.screens.info import InfoScreen
 from tui.screens.rules import RulesScreen
 from tui.widgets.prompt import PromptLine
@@ -415,8 +415,10 @@ async def test_a_refused_word_comes_back_to_the_line() -> None:
 
 
 async def test_the_countdown_before_a_real_time_game_is_shown() -> None:
-    view = dict(kiitos_view(seat=0), legal=[], starts_in=2.9)
-    app = harness(view)
+    # The game's view as dealt (legal actions included); the host's countdown beside it.
+    app = TableHarness(
+        kiitos_view(seat=0), presence=[], screen=KiitosTable, starting=True, starts_in=2.9
+    )
     async with app.run_test(size=SIZE) as pilot:
         await ready(app)
         assert "The game begins in 3 s" in prompt(app)

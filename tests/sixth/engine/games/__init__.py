@@ -1,0 +1,1 @@
+"""Stands for ``engine/games/``: the sixth game's folder, ``toy/``, is found here by the scan."""
