@@ -74,6 +74,8 @@ class PlayRequest:
     options: dict[str, Any]
     bots: int | None = None
     bot_level: str | None = None
+    coach: bool = False
+    """A coached first game (``clowder learn``): the table screen gets the game's coach."""
 
 
 @dataclass
@@ -248,7 +250,14 @@ class ClowderApp(App[int]):
             await self.shutdown()
             self.exit(2, message=f"clowder play: {error}")
             return
-        await self._sit(embedded.endpoint, runner.table.id, game.name, "player", embedded.address)
+        await self._sit(
+            embedded.endpoint,
+            runner.table.id,
+            game.name,
+            "player",
+            embedded.address,
+            coach=request.coach,
+        )
 
     async def _ensure_host(
         self, bind: str, *, advertise: bool, allow_fixed_deck: bool = False
@@ -274,11 +283,20 @@ class ClowderApp(App[int]):
     # Sitting at a table --------------------------------------------------------------
 
     async def _sit(
-        self, endpoint: tuple[str, int], table: str, game: str, role: str, place: str
+        self,
+        endpoint: tuple[str, int],
+        table: str,
+        game: str,
+        role: str,
+        place: str,
+        *,
+        coach: bool = False,
     ) -> bool:
-        """Connect to ``endpoint``, join ``table`` and show it; False (and say why) on failure."""
+        """Connect to ``endpoint``, join ``table`` and show it; False (and say why) on failure.
+
+        ``coach``: the screen coaches the player through the game (:mod:`tui.coach`)."""
         from net.client import ClientError
-        from tui.games import NoScreen, screen_class
+        from tui.games import NoScreen, coach_class, screen_class
 
         try:
             screen_type = screen_class(game)
@@ -308,7 +326,8 @@ class ClowderApp(App[int]):
             self.seats.keep(HeldSeat(key, joined.table, joined.token, game, name=self.player))
             if self.seats.problem:
                 self.notify(self.seats.problem, severity="warning")
-        screen = screen_type(table_id=joined.table, place=place)
+        coached = coach_class(game)() if coach else None
+        screen = screen_type(table_id=joined.table, place=place, coach=coached)
         self.at_table = AtTable(client, joined.table, screen, key)
         self.run_worker(self._pump(client), group="table")
         await self.push_screen(screen)
@@ -637,7 +656,14 @@ class ClowderApp(App[int]):
         except (TableError, OSError) as error:
             self._say(f"Could not create the table: {error}")
             return
-        await self._sit(embedded.endpoint, runner.table.id, new.game, "player", embedded.address)
+        await self._sit(
+            embedded.endpoint,
+            runner.table.id,
+            new.game,
+            "player",
+            embedded.address,
+            coach=new.coach,
+        )
 
     async def _create_on(self, endpoint: tuple[str, int], new: NewTable) -> None:
         """Create ``new`` on the host at ``endpoint`` (not in this process) and sit there."""
@@ -657,7 +683,7 @@ class ClowderApp(App[int]):
         # Where friends reach this host (an SSH player's client reaches it on 127.0.0.1).
         shown = self.shown_as if self.join_address == endpoint and self.shown_as else None
         place = shown or f"{endpoint[0]}:{endpoint[1]}"
-        await self._sit(endpoint, table, new.game, "player", place)
+        await self._sit(endpoint, table, new.game, "player", place, coach=new.coach)
 
     def on_lobby_screen_add_host(self, message: LobbyScreen.AddHost) -> None:
         if self.only_host:

@@ -42,6 +42,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "tui.commands.play",
         "play a game at once: host it here, sit with bots (or friends), no LAN needed",
     ),
+    "learn": (
+        "tui.commands.learn",
+        "a coached first game of GAME against easy bots: what you may do, and why",
+    ),
     "join": ("tui.commands.join", "go straight to the tables of the host at HOST[:PORT]"),
     "selfplay": (
         "tui.commands.selfplay",

@@ -39,6 +39,43 @@ def solo_app(
     )
 
 
+def learn_app(tmp_path: Path, game: str, **settings: Any) -> ClowderApp:
+    """``clowder learn GAME`` on loopback: the coached first game (its seats, options and easy
+    bots, :func:`tui.screens.dialogs.first_game`); bots act at once by default."""
+    from tui.screens.dialogs import first_game
+
+    settings.setdefault("bot_delay_s", 0.0)
+    table = first_game(game)
+    return ClowderApp(
+        name="Ann",
+        config_dir=tmp_path,
+        play=PlayRequest(game, table.options, table.bots, table.bot_level, coach=True),
+        host_bind="127.0.0.1",
+        advertise=False,
+        **settings,
+    )
+
+
+def coach_log(table: TableScreen[Any]) -> list[str]:
+    """Every line the table's log holds, as plain text (the coach's start with ``Coach: ``)."""
+    from rich.text import Text
+
+    from tui.widgets.log import GameLog
+
+    logs = table.query(GameLog)
+    if not logs:
+        return []
+    return [item.plain if isinstance(item, Text) else str(item) for item in logs.first()._written]
+
+
+def coach_advice(table: TableScreen[Any]) -> tuple[str, ...]:
+    """What the coach's panel says now (empty without a coach)."""
+    from tui.widgets.coach import CoachPanel
+
+    panels = table.query(CoachPanel)
+    return panels.first().lines if panels else ()
+
+
 def playing(screen: TableScreen[Any]) -> bool:
     """The table shows a game under way (not the waiting room)."""
     return screen.view is not None

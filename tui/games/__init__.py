@@ -19,6 +19,7 @@ import pkgutil
 from typing import Any
 
 from engine import registry
+from tui.coach import Coach
 from tui.screens.table import TableScreen
 
 _SCREENS: dict[str, type[TableScreen[Any]]] = {}
@@ -81,3 +82,39 @@ def screen_class(game: str) -> type[TableScreen[Any]]:
     from tui.screens.generic import generic_table
 
     return generic_table(game)
+
+
+_COACHES: dict[str, type[Coach[Any]]] = {}
+"""game name -> its own coach, filled by :func:`coach_class` on first use."""
+
+
+def own_coaches() -> dict[str, type[Coach[Any]]]:
+    """The games that have a coach of their own (``tui/games/<game>/coach.py``), and those
+    coaches: a :class:`~tui.coach.Coach` subclass naming its ``game``."""
+    if not _COACHES:
+        for info in pkgutil.iter_modules(__path__):
+            if not info.ispkg or info.name.startswith("_"):
+                continue
+            try:
+                module = importlib.import_module(f"{__name__}.{info.name}.coach")
+            except ModuleNotFoundError as error:
+                if error.name != f"{__name__}.{info.name}.coach":
+                    raise
+                continue
+            for value in vars(module).values():
+                if (
+                    isinstance(value, type)
+                    and issubclass(value, Coach)
+                    and value.__module__ == module.__name__
+                    and vars(value).get("game")
+                ):
+                    _COACHES[value.game] = value
+    return dict(_COACHES)
+
+
+def coach_class(game: str) -> type[Coach[Any]]:
+    """The coach of ``game``'s first game: its own, else the plain one that reads out the
+    legal actions (:class:`~tui.coach.Coach`). ``game`` must be one the engine knows."""
+    if game not in registry.names():
+        raise NoScreen(f"This Clowder does not know {game!r} tables")
+    return own_coaches().get(game, Coach)

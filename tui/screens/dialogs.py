@@ -16,7 +16,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option as OptionListItem
 
 from engine import registry
 from engine.bots import DEFAULT_LEVEL, bot_levels
@@ -97,6 +98,53 @@ class NewTable:
     bots: int = 0
     bot_level: str | None = None
     """The bots' level (``easy``, ``normal``, ``hard``); ``None``: the host's default."""
+    coach: bool = False
+    """A coached first game (:mod:`tui.coach`): the table screen gets the game's coach."""
+
+
+def first_game(game: str) -> NewTable:
+    """The table of a coached first game of ``game``: the coach's seats and options, every
+    seat but the player's taken by an easy bot."""
+    from tui.coach import FIRST_GAME_LEVEL
+    from tui.games import coach_class
+
+    coach = coach_class(game)
+    seats = max(coach.seats, registry.get(game).min_players)
+    return NewTable(game, dict(coach.first_game), seats, seats - 1, FIRST_GAME_LEVEL, coach=True)
+
+
+LEARN_KEYS = "↑/↓ choose · enter: play a coached game · esc: back"
+
+
+class LearnDialog(Dialog):
+    """Pick a game to learn: a solo game against easy bots with a coach (``l`` in the lobby)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Learn a game: you against easy bots, a coach says what you may do")
+            yield OptionList(
+                *(OptionListItem(learn_label(name), id=name) for name in registry.names()),
+                id="games",
+                compact=True,
+            )
+            yield Static(LEARN_KEYS, id="keys", classes="keys")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#games", OptionList).focus()
+
+    @on(OptionList.OptionSelected, "#games")
+    def chosen(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.dismiss(first_game(event.option.id))
+
+
+def learn_label(game: str) -> str:
+    """``Catchy! (2 players)``: a game as the learn dialog lists it."""
+    described = registry.get(game).describe()
+    low, high = described["min_players"], described["max_players"]
+    players = f"{low} players" if low == high else f"{low}-{high} players"
+    return f"{described['title']} ({players})"
 
 
 def option_limits(spec: Option) -> str:

@@ -28,6 +28,7 @@ from textual.widgets.option_list import Option
 
 from engine import registry
 from engine.core import BASE_VIEW_KEYS, BaseView
+from tui.coach import Coach
 from tui.screens.realtime import RealtimeTable
 from tui.screens.table import TableScreen
 from tui.styles import TCSS_DIR
@@ -101,8 +102,10 @@ class GenericTable(TableScreen[BaseView]):
         Binding("enter", "choose", "play", key_display="↑↓ enter", priority=True),
     ]
 
-    def __init__(self, *, table_id: str = "", place: str = "") -> None:
-        super().__init__(table_id=table_id, place=place)
+    def __init__(
+        self, *, table_id: str = "", place: str = "", coach: Coach[Any] | None = None
+    ) -> None:
+        super().__init__(table_id=table_id, place=place, coach=coach)
         self._legal: list[dict[str, Any]] = []
 
     def compose_board(self) -> ComposeResult:

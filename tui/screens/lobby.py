@@ -139,6 +139,7 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "join", priority=True),
         Binding("w", "watch", "watch"),
         Binding("c", "create", "create table"),
+        Binding("l", "learn", "learn a game"),
         Binding("a", "address", "address"),
         Binding("n", "rename", "name"),
         Binding("r", "retry", "retry", show=False),
@@ -401,6 +402,17 @@ class LobbyScreen(Screen[None]):
                 self.post_message(self.Create(new_table))
 
         self.app.push_screen(CreateDialog(), created)
+
+    def action_learn(self) -> None:
+        """A coached first game of the game chosen (:class:`tui.screens.dialogs.LearnDialog`):
+        created as a table like ``c`` does, with the coach on."""
+        from tui.screens.dialogs import LearnDialog
+
+        def chosen(new_table: NewTable | None) -> None:
+            if new_table is not None:
+                self.post_message(self.Create(new_table))
+
+        self.app.push_screen(LearnDialog(), chosen)
 
     def action_address(self) -> None:
         from tui.screens.dialogs import AddressDialog

@@ -33,6 +33,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
+from tui.coach import Coach
 from tui.screens.info import InfoScreen
 from tui.screens.table import ClaimStamps, TableScreen, V
 from tui.widgets.rulings import RulingHistory
@@ -63,8 +64,10 @@ class RealtimeTable(TableScreen[V]):
             super().__init__()
             self.stamps = stamps
 
-    def __init__(self, *, table_id: str = "", place: str = "") -> None:
-        super().__init__(table_id=table_id, place=place)
+    def __init__(
+        self, *, table_id: str = "", place: str = "", coach: Coach[Any] | None = None
+    ) -> None:
+        super().__init__(table_id=table_id, place=place, coach=coach)
         self.history = RulingHistory(self.claimed_word)
         self._drawn: dict[int, int] = {}
         """Reveal id -> when it was drawn here (``time.monotonic_ns``)."""

@@ -31,13 +31,16 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from engine import registry
 from engine.core import BaseView
 from net.text import clean_text
+from tui.coach import Coach
 from tui.styles import TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
+from tui.widgets.coach import CoachPanel, coach_line
 from tui.widgets.connection import ConnectionLine
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look, component_classes, read_full_look, read_look
@@ -181,9 +184,15 @@ class TableScreen(Screen[None], Generic[V]):
             super().__init__()
             self.choice = choice
 
-    def __init__(self, *, table_id: str = "", place: str = "") -> None:
+    def __init__(
+        self, *, table_id: str = "", place: str = "", coach: Coach[V] | None = None
+    ) -> None:
         super().__init__()
         self.table_id = table_id
+        self.coach = coach
+        """A coached first game (:mod:`tui.coach`): its advice is shown above the log."""
+        self._coached: V | None = None
+        """The last view the coach read (what :meth:`Coach.after` compares with)."""
         self.place = place
         """Where the table is (``127.0.0.1:7707``), for the connection line."""
         self._results_shown = False
@@ -282,6 +291,8 @@ class TableScreen(Screen[None], Generic[V]):
 
     def on_mount(self) -> None:
         self._ready = True
+        if self.coach is not None:
+            self._mount_coach()
         self.query_one(ConnectionLine).set_link(*self._link)
         self.query_one(ConnectionLine).set_seats(self._seats, self.seat)
         if self.spectator_chat != "shown":  # said before the screen was up
@@ -291,6 +302,30 @@ class TableScreen(Screen[None], Generic[V]):
         else:
             # Drawn once the whole board is mounted (a view can come before the screen is up).
             self.call_after_refresh(self._draw_pending)
+
+    def _mount_coach(self) -> None:
+        """The coach's panel, just above the table's log (above the prompt if it has none)."""
+        logs = self.query(GameLog)
+        if logs:
+            log = logs.first()
+            parent = log.parent
+            assert isinstance(parent, Widget)
+            parent.mount(CoachPanel(id="coach"), before=log)
+        else:
+            self.mount(CoachPanel(id="coach"), before=self.query_one(PromptLine))
+
+    def _coach_view(self, view: V) -> None:
+        """Let the coach read ``view``: explanations into the log, advice into its panel."""
+        coach = self.coach
+        if coach is None or view["seat"] is None:
+            return
+        before, self._coached = self._coached, view
+        said = coach.opening(view) if before is None else coach.after(before, view)
+        for line in said:
+            self.said_line(coach_line(line))
+        panels = self.query(CoachPanel)
+        if panels:
+            panels.first().advise(coach.now(view))
 
     def _draw_pending(self) -> None:
         if self.view is not None and self.is_attached:
@@ -341,6 +376,7 @@ class TableScreen(Screen[None], Generic[V]):
         self.query_one("#waiting").display = False
         self.set_class(False, "-waiting")
         self.show(view)
+        self._coach_view(view)
         if view["outcome"] is not None and not self._results_shown:
             self._results_shown = True
             self.show_results(view)

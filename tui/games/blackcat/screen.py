@@ -33,6 +33,7 @@ from engine.games.blackcat.scoring import (
     card_label,
     is_black,
 )
+from tui.coach import Coach
 from tui.screens.info import InfoScreen
 from tui.screens.realtime import RealtimeTable
 from tui.widgets.log import GameLog
@@ -189,8 +190,10 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         Binding("escape", "cancel", "cancel", show=False),
     ]
 
-    def __init__(self, *, table_id: str = "", place: str = "") -> None:
-        super().__init__(table_id=table_id, place=place)
+    def __init__(
+        self, *, table_id: str = "", place: str = "", coach: Coach[Any] | None = None
+    ) -> None:
+        super().__init__(table_id=table_id, place=place, coach=coach)
         self.calling = False
         """After the first ``c``: the second one calls the end."""
         self._view_at = time.monotonic()

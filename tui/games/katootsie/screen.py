@@ -34,6 +34,7 @@ from engine.games.katootsie.rules import (
 )
 from net.tableclock import TableClock
 from net.typed import TypedAnswer, free_prefix
+from tui.coach import Coach
 from tui.screens.realtime import RealtimeTable
 from tui.screens.table import ClaimStamps
 from tui.widgets.log import GameLog
@@ -144,8 +145,10 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         Binding("escape", "leave_line", "leave the line", show=False),
     ]
 
-    def __init__(self, *, table_id: str = "", place: str = "") -> None:
-        super().__init__(table_id=table_id, place=place)
+    def __init__(
+        self, *, table_id: str = "", place: str = "", coach: Coach[Any] | None = None
+    ) -> None:
+        super().__init__(table_id=table_id, place=place, coach=coach)
         self.clock = TableClock()
         self.typed = TypedAnswer()
         self._noticed: ClaimStamps | None = None

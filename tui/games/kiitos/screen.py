@@ -30,6 +30,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
 from engine.games.kiitos.rules import MAX_WORD_LENGTH, RULE_TEXT, KiitosView
+from tui.coach import Coach
 from tui.games.kiitos.entry import MARKS, Entry, analyse, choices_words, play_words
 from tui.screens.realtime import RealtimeTable
 from tui.widgets.chat import CHAT_BINDINGS
@@ -267,8 +268,10 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         *CHAT_BINDINGS,
     ]
 
-    def __init__(self, *, table_id: str = "", place: str = "") -> None:
-        super().__init__(table_id=table_id, place=place)
+    def __init__(
+        self, *, table_id: str = "", place: str = "", coach: Coach[Any] | None = None
+    ) -> None:
+        super().__init__(table_id=table_id, place=place, coach=coach)
         self.typed = ""
         """The word on the entry line, upper case."""
         self.words: Container[str] | None = None

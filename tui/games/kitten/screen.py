@@ -54,6 +54,7 @@ from engine.games.kitten.cards import (
     value,
 )
 from engine.games.kitten.rules import CALL_WORDS, CHALLENGE, PURRFECT, KittenView, RevealView
+from tui.coach import Coach
 from tui.screens.table import TableScreen
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
@@ -482,8 +483,10 @@ class KittenTable(TableScreen[KittenView]):
         Binding("q", "leave", "quit"),
     ]
 
-    def __init__(self, *, table_id: str = "", place: str = "") -> None:
-        super().__init__(table_id=table_id, place=place)
+    def __init__(
+        self, *, table_id: str = "", place: str = "", coach: Coach[Any] | None = None
+    ) -> None:
+        super().__init__(table_id=table_id, place=place, coach=coach)
         self.mode = ""
         """``bid`` or ``fish`` while that bar is open, else empty."""
         self.count = 1

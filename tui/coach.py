@@ -1,0 +1,114 @@
+"""The coach of a first game: what may be done now and why, and what just happened.
+
+A coached table (``clowder learn GAME``, or ``l`` in the lobby) is a solo table
+against easy bots. At each view the screen asks its game's coach two things:
+
+- :meth:`Coach.now`: what this seat may do now, and the rule that makes it so
+  ("You must follow Red: you hold R2 and R4"), read from the view's legal
+  actions. The screen shows it in a panel above the log, replaced each view.
+- :meth:`Coach.after`: what the last change means ("Bot Tom's B5 beats your
+  B2: same colour, higher number"), from the view before and the view now.
+  The screen writes it into the log once, marked as the coach's.
+
+A coach is pure and sees only what the player sees: the seat's own views,
+never the engine's state, so it cannot say more than the player could know.
+It has no Textual in it, so each game's coach is tested over whole random
+games without an app. Each game's coach lives with its screen, in
+``tui/games/<game>/coach.py`` (:func:`tui.games.coach_class` finds it); a game
+without one gets :class:`Coach` itself, which reads out the legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar, cast
+
+from engine.core import BaseView
+from net.text import clean_text
+
+V = TypeVar("V", bound=BaseView)
+
+FIRST_GAME_LEVEL = "easy"
+"""The bots' level at a coached table."""
+LEARN_REACTION_S = 2.0
+"""A real-time bot's typical reaction at a coached table (``clowder learn``): slower than a
+person's (``engine.bots.DEFAULT_REACTION_S``), so a newcomer has time to read and act."""
+
+
+class Coach(Generic[V]):
+    """Reads one seat's views and says what may be done and what happened, in plain words.
+
+    A game's coach subclasses this with its ``game`` and its view type
+    (``class CatchyCoach(Coach[CatchyView])``) and overrides :meth:`now` and
+    :meth:`after`; the defaults read the legal actions and the new log lines,
+    which any game has.
+    """
+
+    game: ClassVar[str] = ""
+    """The engine's name for the game (how :func:`tui.games.coach_class` finds it)."""
+    seats: ClassVar[int] = 2
+    """How many seats a first game has: the learner and easy bots in the others."""
+    first_game: ClassVar[dict[str, Any]] = {}
+    """Table options for a first game (a shorter game, say), checked by the engine."""
+    welcome: ClassVar[str] = ""
+    """The first thing the coach says, when the cards are dealt: the aim of the game."""
+
+    # What a screen calls ------------------------------------------------------------
+
+    def now(self, view: V) -> list[str]:
+        """What this seat may do now and why; empty when there is nothing to do.
+
+        The default names the legal actions (the generic table's menu labels them).
+        """
+        if view["seat"] is None or view["outcome"] is not None:
+            return []
+        legal = view["legal"]
+        if not legal:
+            return [self.waiting_line(view)]
+        kinds = sorted({str(action.get("type", "?")) for action in legal})
+        return [f"You may: {', '.join(kinds)}."]
+
+    def after(self, before: V, view: V) -> list[str]:
+        """What changed from ``before`` to ``view``, explained; empty when nothing needs it.
+
+        The default says nothing: the game's log already tells what happened.
+        """
+        return []
+
+    def opening(self, view: V) -> list[str]:
+        """What the coach says at the deal: :attr:`welcome`, and how to read the rules."""
+        lines = [self.welcome] if self.welcome else []
+        return [*lines, "Press r at any time for the rules; q leaves."]
+
+    # Helpers for a game's coach ---------------------------------------------------
+
+    @staticmethod
+    def name(view: BaseView, seat: int | None) -> str:
+        """A seat's name as the coach says it: ``you``, or the player's name (cleaned)."""
+        if seat is None:
+            return "nobody"
+        if seat == view["seat"]:
+            return "you"
+        players = view["players"]
+        return clean_text(str(players[seat])) if 0 <= seat < len(players) else f"seat {seat + 1}"
+
+    @classmethod
+    def possessive(cls, view: BaseView, seat: int | None) -> str:
+        """``your`` or ``Bot Tom's``."""
+        who = cls.name(view, seat)
+        return "your" if who == "you" else f"{who}'s"
+
+    def waiting_line(self, view: V) -> str:
+        """What to say while others act (a game whose views name a ``turn`` says whose)."""
+        turn = cast(Mapping[str, Any], view).get("turn")
+        if isinstance(turn, int) and turn != view["seat"]:
+            return f"Wait: it is {self.possessive(view, turn)} turn."
+        return "Wait for the others."
+
+    @staticmethod
+    def listed(items: Sequence[str], last: str = "and") -> str:
+        """``a``, ``a and b``, ``a, b and c``."""
+        items = list(items)
+        if len(items) <= 1:
+            return "".join(items)
+        return f"{', '.join(items[:-1])} {last} {items[-1]}"

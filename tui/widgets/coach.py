@@ -1,0 +1,57 @@
+"""The coach's panel at a coached table: what may be done now, and why (:mod:`tui.coach`).
+
+It sits just above the table's log, in the same column, and takes only the
+rows its text needs (up to :data:`MOST_ROWS`); the log keeps the rest. What
+the coach explains after a move goes into the log itself (:func:`coach_line`),
+so the explanations stay in order with what happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from net.text import clean_text
+
+MOST_ROWS = 7
+"""The panel's height at most, its top border (and title) included: at 80x24 the log
+below keeps a few rows."""
+MARK = "Coach: "
+
+
+def coach_line(text: str) -> Text:
+    """One of the coach's explanations as the log shows it: marked, so it reads as the coach's
+    and not the game's, in colour and without."""
+    line = Text(MARK, style="bold italic")
+    line.append(clean_text(text), style="italic")
+    return line
+
+
+class CoachPanel(Widget):
+    """The coach's advice for this moment; replaced whole at each view."""
+
+    DEFAULT_CSS = f"""
+    CoachPanel {{
+        height: auto;
+        max-height: {MOST_ROWS};
+        border-top: solid $accent;
+        border-title-color: $text-accent;
+        border-title-style: bold;
+        background: $boost;
+    }}
+    """
+
+    lines: reactive[tuple[str, ...]] = reactive((), layout=True)
+
+    def on_mount(self) -> None:
+        self.border_title = "Coach"
+
+    def advise(self, lines: Sequence[str]) -> None:
+        """Show ``lines`` (the coach's :meth:`~tui.coach.Coach.now`)."""
+        self.lines = tuple(clean_text(line) for line in lines)
+
+    def render(self) -> Text:
+        return Text("\n".join(self.lines or ("Watch the table: your turn comes.",)))
