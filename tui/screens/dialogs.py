@@ -121,7 +121,7 @@ class LearnDialog(Dialog):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label("Learn a game: you against easy bots, a coach says what you may do")
+            yield Label("Learn a game: play easy bots, a coach beside you")
             yield OptionList(
                 *(OptionListItem(learn_label(name), id=name) for name in registry.names()),
                 id="games",
