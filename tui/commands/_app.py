@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from tui.commands import UsageError
@@ -36,6 +37,13 @@ def run_app(app: object) -> int:
     return status if isinstance(status, int) else (app.return_code or 0)
 
 
+WEB_DRIVER_PREFIX = "textual.drivers.web_driver"
+"""A client a browser page runs (``clowder host --web``) draws through Textual's web driver:
+its standard streams are pipes to the web gateway, not a terminal, and that is right."""
+
+
 def need_terminal(prog: str) -> None:
+    if os.environ.get("TEXTUAL_DRIVER", "").startswith(WEB_DRIVER_PREFIX):
+        return
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError(f"{prog}: needs a terminal (it draws a full-screen UI)")
