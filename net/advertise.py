@@ -37,11 +37,15 @@ def advertised_tables(host: Host) -> list[TableSummary]:
 
 
 async def advertise_host(
-    host: Host, log: Callable[[str], None] = print, ssh_port: int | None = None
+    host: Host,
+    log: Callable[[str], None] = print,
+    ssh_port: int | None = None,
+    web_port: int | None = None,
 ) -> Advertiser | None:
     """Start advertising ``host``; ``None`` (and a log line) if mDNS cannot start here.
 
-    ``ssh_port``: the host's SSH gateway (``clowder host --ssh``), advertised in TXT ``ssh``.
+    ``ssh_port``: the host's SSH gateway (``clowder host --ssh``), advertised in TXT ``ssh``;
+    ``web_port``: its page for browsers (``clowder host --web``), in TXT ``web``.
     """
     advertiser = Advertiser(
         port=host.port,
@@ -51,6 +55,7 @@ async def advertise_host(
         games=registry.names(),
         tables=advertised_tables(host),
         ssh_port=ssh_port,
+        web_port=web_port,
     )
     try:
         await advertiser.start()

@@ -19,6 +19,8 @@ are cut at whole items, never mid-item)::
                                 (absent when none were)
     ssh=2222                    the host also lets players in by ``ssh -p 2222
                                 you@ADDRESS`` (``clowder host --ssh``; absent when not)
+    web=8080                    ...and from a browser at ``http://ADDRESS:8080/``
+                                (``clowder host --web``; absent when not)
 
 Asking fast (``python -m tests.perf discovery``: two network namespaces on a
 bridge, this machine; UDP multicast round trip baseline p50 0.04 ms):
@@ -171,7 +173,8 @@ class HostInfo:
     with free seats, ``open_tables_omitted`` counts those that did not fit in
     TXT. ``last_seen`` is ``time.time()`` when its records last arrived.
     ``protocol_version`` is None when the TXT carries no readable ``pv``.
-    ``ssh_port`` is where the host's SSH gateway listens (None: it has none).
+    ``ssh_port`` is where the host's SSH gateway listens (None: it has none);
+    ``web_port`` where its web page is served (None: it serves none).
     """
 
     instance: str
@@ -185,6 +188,7 @@ class HostInfo:
     open_tables_omitted: int
     last_seen: float
     ssh_port: int | None = None
+    web_port: int | None = None
 
     @property
     def endpoint(self) -> str:
@@ -195,6 +199,11 @@ class HostInfo:
     def ssh_command(self) -> str | None:
         """What to type to play there with nothing installed, or None (no SSH gateway)."""
         return None if self.ssh_port is None else ssh_command(self.addresses[0], self.ssh_port)
+
+    @property
+    def web_url(self) -> str | None:
+        """The page to open in a browser to play there, or None (no web page)."""
+        return None if self.web_port is None else web_url(self.addresses[0], self.web_port)
 
     def same_content(self, other: HostInfo) -> bool:
         """Equal in everything but ``last_seen``: used to report real updates only."""
@@ -242,6 +251,12 @@ def ssh_command(address: str, port: int) -> str:
     return f"ssh {option}you@{address}"
 
 
+def web_url(address: str, port: int) -> str:
+    """``http://198.18.0.1:8080/``: a host's page for browsers (no port shown for 80)."""
+    shown = f"[{address}]" if ":" in address else address
+    return f"http://{shown}/" if port == 80 else f"http://{shown}:{port}/"
+
+
 def encode_txt(
     *,
     protocol_version: int,
@@ -249,6 +264,7 @@ def encode_txt(
     games: Iterable[str],
     tables: Iterable[TableSummary],
     ssh_port: int | None = None,
+    web_port: int | None = None,
 ) -> dict[str, str]:
     """The TXT properties for a host (see the module docstring for the format).
 
@@ -273,6 +289,8 @@ def encode_txt(
         properties["more"] = str(omitted)
     if ssh_port is not None:
         properties["ssh"] = str(ssh_port)
+    if web_port is not None:
+        properties["web"] = str(web_port)
     return properties
 
 
@@ -307,6 +325,12 @@ class _TxtFields:
     open_tables: tuple[TableSummary, ...]
     open_tables_omitted: int
     ssh_port: int | None = None
+    web_port: int | None = None
+
+
+def _port(text: str | None) -> int | None:
+    number = _non_negative_int(text)
+    return number if number is not None and 0 < number < 65536 else None
 
 
 def decode_txt(properties: Mapping[bytes, bytes | None]) -> _TxtFields:
@@ -322,7 +346,6 @@ def decode_txt(properties: Mapping[bytes, bytes | None]) -> _TxtFields:
     open_tables = tuple(table for item in items if (table := _decode_table(item)) is not None)
     table_count = _non_negative_int(_text(properties, "tables"))
     omitted = _non_negative_int(_text(properties, "more")) or 0
-    ssh_port = _non_negative_int(_text(properties, "ssh"))
     return _TxtFields(
         protocol_version=_non_negative_int(_text(properties, "pv")),
         name=_text(properties, "name") or None,
@@ -330,7 +353,8 @@ def decode_txt(properties: Mapping[bytes, bytes | None]) -> _TxtFields:
         table_count=len(open_tables) + omitted if table_count is None else table_count,
         open_tables=open_tables,
         open_tables_omitted=omitted,
-        ssh_port=ssh_port if ssh_port is not None and 0 < ssh_port < 65536 else None,
+        ssh_port=_port(_text(properties, "ssh")),
+        web_port=_port(_text(properties, "web")),
     )
 
 
@@ -353,6 +377,7 @@ def _host_info(info: AsyncServiceInfo, seen_at: float) -> HostInfo | None:
         open_tables_omitted=fields.open_tables_omitted,
         last_seen=seen_at,
         ssh_port=fields.ssh_port,
+        web_port=fields.web_port,
     )
 
 
@@ -455,12 +480,15 @@ class Advertiser:
         min_update_interval_s: float = 1.0,
         zeroconf: AsyncZeroconf | None = None,
         ssh_port: int | None = None,
+        web_port: int | None = None,
     ) -> None:
         if not 0 < port < 65536:
             raise ValueError(f"port must be 1..65535, not {port}")
-        if ssh_port is not None and not 0 < ssh_port < 65536:
-            raise ValueError(f"ssh_port must be 1..65535, not {ssh_port}")
+        for what, door in (("ssh_port", ssh_port), ("web_port", web_port)):
+            if door is not None and not 0 < door < 65536:
+                raise ValueError(f"{what} must be 1..65535, not {door}")
         self.ssh_port = ssh_port
+        self.web_port = web_port
         if min_update_interval_s < 0:
             raise ValueError("min_update_interval_s cannot be negative")
         self.port = port
@@ -498,6 +526,7 @@ class Advertiser:
             games=self._games,
             tables=self._tables,
             ssh_port=self.ssh_port,
+            web_port=self.web_port,
         )
 
     def _service_info(self, name: str, server: str, properties: dict[str, str]) -> AsyncServiceInfo:

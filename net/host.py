@@ -30,6 +30,7 @@ from net.core.host import (
     PRESENCE_INTERVAL_S,
     RESULTS_FOR_S,
     Close,
+    Doors,
     HostCore,
     Send,
     protocol_code,
@@ -129,6 +130,15 @@ class Host:
     @property
     def name(self) -> str:
         return self.core.name
+
+    @property
+    def doors(self) -> Doors:
+        """The host's other ways in (SSH, web), said in ``welcome``."""
+        return self.core.doors
+
+    @doors.setter
+    def doors(self, doors: Doors) -> None:
+        self.core.doors = doors
 
     @property
     def runners(self) -> dict[str, TableRunner]:

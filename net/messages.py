@@ -30,11 +30,13 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 
 from net.text import find_unsafe
 
-PROTOCOL_VERSION: Final = 2
+PROTOCOL_VERSION: Final = 3
 """The protocol version this code speaks (``hello.protocol`` and ``welcome.protocol``).
 
 Version 2: a ``view`` message's ``view`` is exactly the game's view; the host's own fields
-(``waiting``, ``starting``, ``starts_in``) are beside it (net/PROTOCOL.md, "Changes")."""
+(``waiting``, ``starting``, ``starts_in``) are beside it. Version 3: ``welcome`` says where
+the host's SSH gateway and web page are (``ssh``, ``web``), for the waiting room's ways to
+join (net/PROTOCOL.md, "Changes")."""
 
 SUPPORTED_VERSIONS: Final = frozenset({PROTOCOL_VERSION})
 """Versions a host accepts in ``hello``."""
@@ -439,6 +441,10 @@ class Welcome(Message):
     protocol: Annotated[int, Whole(0, INT64_MAX)]
     host_name: Annotated[str, Text(1, 64)]
     games: list[dict[str, Any]]
+    ssh: Annotated[int, Whole(1, 65535)] | None = None
+    """The port of the host's SSH gateway (``clowder host --ssh``), if it has one."""
+    web: Annotated[int, Whole(1, 65535)] | None = None
+    """The port of the host's page for browsers (``clowder host --web``), if it has one."""
 
 
 @message("tables", Side.HOST)

@@ -328,6 +328,9 @@ class ClowderApp(App[int]):
                 self.notify(self.seats.problem, severity="warning")
         coached = coach_class(game)() if coach else None
         screen = screen_type(table_id=joined.table, place=place, coach=coached)
+        welcome = client.welcome
+        if welcome is not None:  # the waiting room tells friends every way in
+            screen.doors = (welcome.ssh, welcome.web)
         self.at_table = AtTable(client, joined.table, screen, key)
         self.run_worker(self._pump(client), group="table")
         await self.push_screen(screen)
@@ -549,7 +552,14 @@ class ClowderApp(App[int]):
         else:
             address = info.addresses[0] if info.addresses else LOOPBACK
             self.hosts[key] = HostEntry(
-                key, info.name, address, info.port, "lan", host_summary(info), info.ssh_port
+                key,
+                info.name,
+                address,
+                info.port,
+                "lan",
+                host_summary(info),
+                info.ssh_port,
+                web_port=info.web_port,
             )
         self._publish_hosts()
 

@@ -142,6 +142,15 @@ def protocol_code(error: IllegalAction) -> str:
     return IllegalAction.code
 
 
+@dataclass(frozen=True, slots=True)
+class Doors:
+    """Ways in besides the game port, told to every client in ``welcome``: the ports of the
+    host's SSH gateway and web page (``None``: it has none), for the waiting room."""
+
+    ssh: int | None = None
+    web: int | None = None
+
+
 class HostCore:
     """A Clowder host's rules: tables, seats and games, driven by explicit time (module doc)."""
 
@@ -166,6 +175,8 @@ class HostCore:
         now_ns: int = 0,
     ) -> None:
         self.name = name
+        self.doors = Doors()
+        """Set by ``clowder host`` once its gateways listen."""
         self.limits = limits if limits is not None else HostLimits()
         """The budgets and deadlines (:mod:`net.limits`)."""
         self.connection_budget = (
@@ -798,7 +809,15 @@ class HostCore:
         session.name = message.name
         session.player = player_id(message.player) if message.player else None
         games = [registry.get(name).describe() for name in registry.names()]
-        session.send(Welcome(protocol=PROTOCOL_VERSION, host_name=self.name, games=games))
+        session.send(
+            Welcome(
+                protocol=PROTOCOL_VERSION,
+                host_name=self.name,
+                games=games,
+                ssh=self.doors.ssh,
+                web=self.doors.web,
+            )
+        )
         self._queue_ping(session, self.now_ns + int(FIRST_PING_S * 1e9))
         if message.token is None:
             return

@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
                 "games": list(host.games),
                 "tables": host.table_count,
                 "ssh": host.ssh_port,
+                "web": host.web_port,
                 "open": [
                     {"id": t.table_id, "game": t.game, "free": t.free_seats}
                     for t in host.open_tables
@@ -58,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{host.name}  {host.endpoint}  ({tables})", flush=True)
         if host.ssh_command is not None:
             print(f"    no Python? {host.ssh_command}", flush=True)
+        if host.web_url is not None:
+            print(f"    in a browser: {host.web_url}", flush=True)
         for table in host.open_tables:
             seats = "1 free seat" if table.free_seats == 1 else f"{table.free_seats} free seats"
             print(f"    {table.table_id}  {table.game:<10} {seats}", flush=True)

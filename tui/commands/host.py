@@ -28,12 +28,17 @@ from tui.commands.reaction import add_bot_reaction, reaction_scale
 from tui.commands.tablespec import TableSpec, parse_table_spec
 
 if TYPE_CHECKING:
+    from net.core.host import Doors
     from net.discovery import Advertiser
     from net.host import Host
     from net.ssh_access import Access
     from net.ssh_gateway import SshGateway
+    from net.web_gateway import WebGateway
 
 KEEP_OPEN_CHECK_S = 1.0
+WEB_PORT = 8080
+"""``--web`` without a port (``net.web_gateway.DEFAULT_WEB_PORT``, kept here so ``--help``
+needs no aiohttp)."""
 
 
 def default_state_dir() -> Path:
@@ -101,6 +106,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_bot_level(parser, "the bots at this host's tables (unless a table names its own)")
     add_bot_reaction(parser)
     add_ssh_flags(parser)
+    add_web_flags(parser)
     add_limit_flags(parser)
 
 
@@ -138,6 +144,37 @@ def add_ssh_flags(parser: argparse.ArgumentParser) -> None:
         default=MAX_SSH_SESSIONS,
         metavar="N",
         help="SSH players at once; each runs a Clowder client here (default: %(default)s)",
+    )
+
+
+def add_web_flags(parser: argparse.ArgumentParser) -> None:
+    """``--web``: players with only a browser (a phone) join at ``http://HOST:PORT/``
+    (net/web_gateway.py; needs the ``web`` extra)."""
+    from net.ssh_access import MAX_SSH_SESSIONS
+
+    group = parser.add_argument_group(
+        "web", "let anyone on the LAN play from a browser or a phone at http://HOST:PORT/"
+    )
+    group.add_argument(
+        "--web",
+        nargs="?",
+        type=int,
+        const=WEB_PORT,
+        metavar="PORT",
+        help=f"also serve the game to browsers (default port {WEB_PORT}); "
+        "needs pip install 'clowder[web]'",
+    )
+    group.add_argument(
+        "--web-password",
+        metavar="PASSWORD",
+        help="browsers need this password (default: open to the LAN, no password)",
+    )
+    group.add_argument(
+        "--web-sessions",
+        type=int,
+        default=MAX_SSH_SESSIONS,
+        metavar="N",
+        help="browsers at once; each runs a Clowder client here (default: %(default)s)",
     )
 
 
@@ -194,6 +231,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--bind {args.bind!r} is not an IPv4 address") from None
     specs = [parse_table_spec(text) for text in args.table]
     args.ssh_access = ssh_access(args)
+    check_web(args)
     try:
         asyncio.run(serve(args, specs))
     except OSError as error:
@@ -235,6 +273,58 @@ def ssh_access(args: argparse.Namespace) -> Access | None:
     except AccessError as error:
         raise UsageError(f"--ssh-keys: {error}") from None
     return Access(password=args.ssh_password, keys=keys)
+
+
+def check_web(args: argparse.Namespace) -> None:
+    """The ``--web`` flags, checked before anything starts: a usage error for a bad one."""
+    from net.ssh_access import SSH_CONNECTIONS_PER_SESSION
+
+    if args.web is None:
+        if args.web_password is not None:
+            raise UsageError("--web-password needs --web")
+        return
+    if not 0 <= args.web < 65536:
+        raise UsageError(f"--web {args.web} is not a port number (0-65535)")
+    if args.web != 0 and args.web in (args.port, args.ssh):
+        raise UsageError(f"--web {args.web} is taken by another of this host's ports")
+    if args.web_sessions < 1:
+        raise UsageError(f"--web-sessions is a whole number of at least 1, not {args.web_sessions}")
+    if args.web_password == "":
+        raise UsageError("--web-password cannot be empty (leave it out for open access)")
+    ssh_sessions = args.ssh_sessions if args.ssh is not None else 0
+    needed = (args.web_sessions + ssh_sessions) * SSH_CONNECTIONS_PER_SESSION
+    if needed > args.limits.max_connections_per_address:
+        raise UsageError(
+            f"--web-sessions {args.web_sessions} (with the SSH sessions) needs {needed} game "
+            "connections from this machine; raise --max-connections-per-address "
+            f"({args.limits.max_connections_per_address})"
+        )
+    try:
+        from net.web_gateway import served_files
+
+        served_files()
+    except OSError as error:
+        raise UsageError(str(error)) from None
+
+
+async def start_web(args: argparse.Namespace, host: Host, state_dir: Path) -> WebGateway | None:
+    """The web gateway of ``--web`` (None without it), its clients joining ``host``."""
+    if args.web is None:
+        return None
+    from net.web_gateway import WebGateway
+
+    gateway = WebGateway(
+        game_address="127.0.0.1" if host.bind == "0.0.0.0" else host.bind,
+        game_port=host.port,
+        state_dir=state_dir,
+        bind=args.bind,
+        port=args.web,
+        password=args.web_password,
+        max_sessions=args.web_sessions,
+        log=log,
+    )
+    await gateway.start()
+    return gateway
 
 
 async def start_ssh(args: argparse.Namespace, host: Host, state_dir: Path) -> SshGateway | None:
@@ -288,20 +378,26 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     await host.start()
+    gateway = web = None
     try:
         gateway = await start_ssh(args, host, state_dir)
+        web = await start_web(args, host, state_dir)
     except OSError:
+        if gateway is not None:
+            await gateway.close()
         await host.close()
         raise
+    from net.core.host import Doors
+
+    host.doors = Doors(
+        ssh=None if gateway is None else gateway.port, web=None if web is None else web.port
+    )
     keep_open(host, specs)
     advertiser = None
     if not args.no_discovery:
-        advertiser = await start_advertiser(host, None if gateway is None else gateway.port)
-    if gateway is not None:
-        from net.discovery import ssh_command
-
-        where = advertiser.addresses[0] if advertiser is not None else socket.gethostname()
-        log(f"SSH: players with nothing installed type: {ssh_command(where, gateway.port)}")
+        advertiser = await start_advertiser(host, host.doors.ssh, host.doors.web)
+    where = advertiser.addresses[0] if advertiser is not None else socket.gethostname()
+    say_doors(where, host.port, host.doors)
     try:
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
@@ -312,9 +408,28 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         if advertiser is not None:
             with contextlib.suppress(Exception):
                 await advertiser.stop()
+        if web is not None:
+            await web.close()
         if gateway is not None:
             await gateway.close()
         await host.close()
+
+
+def say_doors(where: str, port: int, doors: Doors) -> None:
+    """The start-up log's lines for people: every way to join this host, and a QR code of
+    the web address for phones (when there is one, and segno to draw it)."""
+    from net.discovery import ssh_command, web_url
+
+    log(f"Join with Clowder installed: clowder join {where}:{port}")
+    if doors.ssh is not None:
+        log(f"SSH: players with nothing installed type: {ssh_command(where, doors.ssh)}")
+    if doors.web is not None:
+        url = web_url(where, doors.web)
+        log(f"Web: players with a browser or a phone open: {url}")
+        from tui.widgets.qr import qr_lines
+
+        for line in qr_lines(url) or []:
+            print(f"    {line}", flush=True)
 
 
 def keep_open(host: Host, specs: list[TableSpec]) -> None:
@@ -345,7 +460,9 @@ def keep_open(host: Host, specs: list[TableSpec]) -> None:
             log(f"cannot open table {spec.game}: {error}")
 
 
-async def start_advertiser(host: Host, ssh_port: int | None = None) -> Advertiser | None:
+async def start_advertiser(
+    host: Host, ssh_port: int | None = None, web_port: int | None = None
+) -> Advertiser | None:
     from net.advertise import advertise_host
 
-    return await advertise_host(host, log=log, ssh_port=ssh_port)
+    return await advertise_host(host, log=log, ssh_port=ssh_port, web_port=web_port)

@@ -50,6 +50,8 @@ class HostEntry:
     """What the LAN advertisement says (``2 tables, 1 open``), before we connect."""
     ssh_port: int | None = None
     """The host's SSH gateway (``clowder host --ssh``), from its advertisement."""
+    web_port: int | None = None
+    """The host's page for browsers (``clowder host --web``), from its advertisement."""
     shown: str = ""
     """The address to tell people, where it is not the one this process uses (an SSH
     gateway's player reaches the host on 127.0.0.1; friends reach it as ``shown``)."""
@@ -71,6 +73,22 @@ class HostEntry:
         from net.discovery import ssh_command  # loads zeroconf: not before the lobby is drawn
 
         return ssh_command(self.address, self.ssh_port)
+
+    @property
+    def web_url(self) -> str | None:
+        """The page a friend with only a browser opens to play here (None: no web page)."""
+        if self.web_port is None:
+            return None
+        from net.discovery import web_url
+
+        return web_url(self.address, self.web_port)
+
+    @property
+    def without_install(self) -> str:
+        """How a friend with nothing installed plays here: ``no Python? ssh ... or http://...``
+        (empty when the host offers neither)."""
+        ways = [way for way in (self.ssh_command, self.web_url) if way is not None]
+        return f"no Python? {' or '.join(ways)}" if ways else ""
 
 
 def seats_text(seats: Sequence[dict[str, Any]], width: int | None = None) -> str:
@@ -286,10 +304,10 @@ class LobbyScreen(Screen[None]):
         self.query_one(HostWins).show(self.wins.get(host.key, []) if host is not None else [])
         title = self.query_one("#tables-title", Static)
         widget = self.query_one("#tables", DataTable)
-        command = host.ssh_command if host is not None else None
+        ways = host.without_install if host is not None else ""
         ssh_line = self.query_one("#tables-ssh", Static)
-        ssh_line.display = command is not None
-        ssh_line.update(Content.styled(f"no Python? {command}" if command else "", MUTED))
+        ssh_line.display = bool(ways)
+        ssh_line.update(Content.styled(ways, MUTED))
         if host is None:
             title.update("Tables")
             rows: list[tuple[str, str, str, str]] = []

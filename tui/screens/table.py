@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
+from rich.console import RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -55,6 +57,9 @@ COMPACT_NAME = 11
 COMPACT_COLUMN = 27
 """Two ratings to a line: names cut to 11 characters, each entry in 27 of the results'
 54 columns left of the scroll bar (``Mathilda-R…: 1,601 (+101)`` is 25)."""
+WIDE_ENOUGH_FOR_CODE = 76
+"""The waiting room draws the web address's QR code (29 columns) beside its text from this
+width on; narrower (a phone), the address alone."""
 RULES_FILE = "rules.md"
 """A game's rules in short, in its screen's folder (Markdown: the rules screen draws it)."""
 
@@ -200,6 +205,8 @@ class TableScreen(Screen[None], Generic[V]):
         self._results_shown = False
         self._ready = False
         """Set once composed and mounted: before that, data is kept and drawn on mount."""
+        self.doors: tuple[int | None, int | None] = (None, None)
+        """The host's SSH gateway and web page ports (its ``welcome``), for the waiting room."""
         self._seats: list[dict[str, Any]] = []
         self._link = (True, place)
         self._look: Look | None = None
@@ -413,15 +420,50 @@ class TableScreen(Screen[None], Generic[V]):
             lines.append(
                 f"{free} seat{'s' if free != 1 else ''} free: friends join from their lobby"
             )
-        if self.place:
-            lines.append(f"(or with: clowder join {self.place})")
+        lines += self.ways_in()
         waiting = self.query_one("#waiting", Static)
-        waiting.update("\n".join(lines))
+        waiting.update(self._with_code(lines))
         waiting.display = True
         self.set_class(True, "-waiting")
         self.query_one(PromptLine).prompt(
             f"Waiting for the table to fill · {self.leave_key} leaves"
         )
+
+    def ways_in(self) -> list[str]:
+        """How friends join this table: ``clowder join``, and the host's SSH gateway and web
+        page when it has them (its ``welcome`` said so)."""
+        if not self.place:
+            return []
+        from net.discovery import ssh_command, web_url
+
+        address = self.place.rsplit(":", 1)[0]
+        ssh, web = self.doors
+        lines = ["", f"Join with Clowder: clowder join {self.place}"]
+        if ssh is not None:
+            lines.append(f"Nothing installed: {ssh_command(address, ssh)}")
+        if web is not None:
+            lines.append(f"A browser or a phone: {web_url(address, web)}")
+        return lines
+
+    def _with_code(self, lines: list[str]) -> RenderableType:
+        """The waiting room's text, with a QR code of the web address beside it when the host
+        has a page and the screen is wide enough for both (a phone's camera reads it)."""
+        text = Text("\n".join(lines))  # names are the players': never markup
+        web = self.doors[1]
+        if web is None or not self.place or self.size.width < WIDE_ENOUGH_FOR_CODE:
+            return text
+        from net.discovery import web_url
+        from tui.widgets.qr import qr_text
+
+        code = qr_text(web_url(self.place.rsplit(":", 1)[0], web))
+        if code is None:
+            return text
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(justify="left", vertical="middle")
+        grid.add_column(justify="right", vertical="middle")
+        grid.add_row(text, code)
+        self.query_one("#waiting", Static).styles.padding = (1, 1)  # room for the code
+        return grid
 
     def show(self, view: V) -> None:
         """Draw ``view`` (the subclass's job)."""
