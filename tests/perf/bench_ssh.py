@@ -128,8 +128,11 @@ async def key_presses(
     return whole, first
 
 
-async def over_ssh(port: int, name: str, keys: int) -> tuple[float, list[float], list[float]]:
-    """One SSH session: ms to the lobby drawn, then ``keys`` presses timed."""
+async def over_ssh(
+    port: int, name: str, keys: int, on_lobby: Callable[[], None] | None = None
+) -> tuple[float, list[float], list[float]]:
+    """One SSH session: ms to the lobby drawn, then ``keys`` presses timed (``on_lobby`` is
+    called once the lobby is drawn, while the session is on: bench_web reads its memory)."""
     screen = Screen()
     started = time.perf_counter()
     async with asyncssh.connect(
@@ -154,6 +157,8 @@ async def over_ssh(port: int, name: str, keys: int) -> tuple[float, list[float],
         try:
             drawn = await screen.wait_for(LOBBY_WORDS)
             lobby_ms = (drawn - started) * 1000
+            if on_lobby is not None:
+                on_lobby()
             whole, first = await key_presses(process.stdin.write, screen, keys)
         finally:
             process.close()

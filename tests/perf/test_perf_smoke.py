@@ -101,3 +101,14 @@ def test_the_ladder_s_interval_and_seating() -> None:
     assert seating("h", "l", 4, 1) == ["l", "h", "l", "h"]
     seats = [seating("h", "l", 3, index) for index in range(6)]
     assert all(sum(names.count("h") for names in seats[i : i + 2]) == 3 for i in (0, 2, 4))
+
+
+def test_web_bench_quick_run_measures_both_gateways() -> None:
+    """``python -m tests.perf web`` at its smallest: a browser's lobby and memory next to an
+    SSH session's, every figure measured (a real client process behind each)."""
+    from tests.perf import bench_web
+
+    report = bench_web.measure(quick=True)
+    rows = {row["measure"]: row for row in report.rows}
+    assert rows["web_connect_lobby"]["p50_ms"] > 0 and rows["web_connect_lobby"]["n"] == 2
+    assert rows["web_session_rss_mb"]["p50"] > 5 and rows["web_session_rss_mb"]["baseline_p50"] > 5
