@@ -124,7 +124,7 @@ def fit_names(names: Sequence[str], width: int | None) -> str:
     return names[0][: max(1, width - len(more) - 1)] + "…" + more
 
 
-def table_row(table: dict[str, Any]) -> tuple[str, str, str, str]:
+def table_row(table: dict[str, Any], players_width: int | None = None) -> tuple[str, str, str, str]:
     """The lobby's columns for one table summary: id, game, seats, status."""
     status = str(table.get("status", "?"))
     free = int(table.get("free", 0))
@@ -136,7 +136,7 @@ def table_row(table: dict[str, Any]) -> tuple[str, str, str, str]:
     if watchers:
         status += f", {watchers} watch"
     title = str(table.get("title") or table.get("game", "?"))
-    players = seats_text(table.get("seats") or [], PLAYERS_WIDTH)
+    players = seats_text(table.get("seats") or [], players_width or PLAYERS_WIDTH)
     cells = (str(table.get("id", "?")), title, players, status)
     return (clean_text(cells[0]), clean_text(cells[1]), cells[2], clean_text(cells[3]))
 
@@ -146,10 +146,20 @@ PLAYERS_WIDTH = 14
 
 COLUMNS = (("id", 3), ("game", 10), ("players", PLAYERS_WIDTH), ("status", 16))
 """The tables' columns and widths (they fit the 80-column lobby)."""
+NARROW_PLAYERS_WIDTH = 8
+NARROW_COLUMNS = (("id", 3), ("game", 10), ("players", NARROW_PLAYERS_WIDTH), ("status", 14))
+"""The same in a phone's 48 columns (:data:`NARROW_BELOW`), the panes one above the other."""
+NARROW_BELOW = 64
+"""Columns under which the lobby is laid out for a phone held upright."""
 
 
 class LobbyScreen(Screen[None]):
-    """Hosts on the left, the highlighted host's tables on the right."""
+    """Hosts on the left, the highlighted host's tables on the right (a phone: above)."""
+
+    HORIZONTAL_BREAKPOINTS = [
+        (0, "-narrow"),
+        (NARROW_BELOW, "-wide"),
+    ]
 
     CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "lobby.tcss"]
 
@@ -203,6 +213,7 @@ class LobbyScreen(Screen[None]):
         """Each host's scoreboard lines (``net.scoreboard.wins_line``), under its tables."""
         """Why a host's tables could not be listed (it is tried again every few seconds)."""
         self._shown_rows: list[tuple[str, str, str, str]] | None = None
+        self._columns = COLUMNS
         self._ready = False
 
     def compose(self) -> ComposeResult:
@@ -224,12 +235,28 @@ class LobbyScreen(Screen[None]):
         ssh_line = self.query_one("#tables-ssh", Static)
         ssh_line.styles.padding = (0, 1)
         ssh_line.display = False
-        table = self.query_one("#tables", DataTable)
-        for label, width in COLUMNS:
-            table.add_column(label, width=width)
+        self._columns = COLUMNS
+        self._set_columns(COLUMNS)
         self._title()
         self._fill_hosts()
         self.query_one("#hosts", OptionList).focus()
+
+    def _set_columns(self, columns: tuple[tuple[str, int], ...]) -> None:
+        table = self.query_one("#tables", DataTable)
+        table.clear(columns=True)
+        for label, width in columns:
+            table.add_column(label, width=width)
+        self._shown_rows = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A phone's width gets narrower columns (names counted, ``Ann +2``, sooner)."""
+        if not self._ready:
+            return
+        columns = NARROW_COLUMNS if event.size.width < NARROW_BELOW else COLUMNS
+        if columns != self._columns:
+            self._columns = columns
+            self._set_columns(columns)
+            self._show_tables(self.selected)
 
     def _title(self) -> None:
         title = Text("Clowder lobby", style="bold")
@@ -314,7 +341,8 @@ class LobbyScreen(Screen[None]):
         else:
             shown = clean_text(f"Tables on {host.name} ({host.public_endpoint})")
             title.update(Text(shown, style="bold"))
-            rows = [table_row(table) for table in self.tables.get(host.key, [])]
+            width = NARROW_PLAYERS_WIDTH if self._columns is NARROW_COLUMNS else PLAYERS_WIDTH
+            rows = [table_row(table, width) for table in self.tables.get(host.key, [])]
         if problem:
             self.status(problem)
         if rows == self._shown_rows:

@@ -57,6 +57,8 @@ COMPACT_NAME = 11
 COMPACT_COLUMN = 27
 """Two ratings to a line: names cut to 11 characters, each entry in 27 of the results'
 54 columns left of the scroll bar (``Mathilda-R…: 1,601 (+101)`` is 25)."""
+NARROW_BELOW = 64
+"""Columns under which a table is drawn for a phone (:attr:`TableScreen.HORIZONTAL_BREAKPOINTS`)."""
 WIDE_ENOUGH_FOR_CODE = 76
 """The waiting room draws the web address's QR code (29 columns) beside its text from this
 width on; narrower (a phone), the address alone."""
@@ -89,6 +91,12 @@ class TableScreen(Screen[None], Generic[V]):
     """Base of every game's table: waiting room, prompt, connection line, rules and results."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss"]
+    HORIZONTAL_BREAKPOINTS = [
+        (0, "-narrow"),
+        (NARROW_BELOW, "-wide"),
+    ]
+    """Under :data:`NARROW_BELOW` columns (a phone held upright) the screen has the class
+    ``-narrow``, and ``table.tcss`` puts the side column (scores, log) under the board."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "rules", "rules"),
