@@ -20,16 +20,28 @@ without one gets :class:`Coach` itself, which reads out the legal actions.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from engine.core import BaseView
 from net.text import clean_text
+from tui.log_window import new_lines
 
 V = TypeVar("V", bound=BaseView)
 
 FIRST_GAME_LEVEL = "easy"
 """The bots' level at a coached table."""
+PANEL_WIDTH = 28
+"""The coach panel's text width at 80x24 when it sits in a table's side column (30 columns
+less the column's border and padding). A screen whose log is on the board (Katootsie!'s) has
+a wider panel: its coach passes its own width to :func:`fit`."""
+PANEL_ROWS = 6
+"""The panel's text rows (:data:`tui.widgets.coach.MOST_ROWS` less its top border)."""
+MOST_LINES = 4
+"""Lines a coach says at once at most (advice or explanations)."""
+LONGEST = 160
+"""A coach line at most: a very long player name or answer is cut to keep to it."""
 LEARN_REACTION_S = 2.0
 """A real-time bot's typical reaction at a coached table (``clowder learn``): slower than a
 person's (``engine.bots.DEFAULT_REACTION_S``), so a newcomer has time to read and act."""
@@ -50,6 +62,9 @@ class Coach(Generic[V]):
     """How many seats a first game has: the learner and easy bots in the others."""
     first_game: ClassVar[dict[str, Any]] = {}
     """Table options for a first game (a shorter game, say), checked by the engine."""
+    panel_width: ClassVar[int] = PANEL_WIDTH
+    """The width of this game's coach panel at 80x24 (its table's side column, or wider where
+    the log sits on the board)."""
     welcome: ClassVar[str] = ""
     """The first thing the coach says, when the cards are dealt: the aim of the game."""
 
@@ -112,3 +127,41 @@ class Coach(Generic[V]):
         if len(items) <= 1:
             return "".join(items)
         return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+# Words every game's coach uses --------------------------------------------------------------
+
+
+def rows(lines: Sequence[str], width: int = PANEL_WIDTH) -> int:
+    """How many panel rows ``lines`` take once wrapped at ``width``."""
+    return sum(max(1, len(textwrap.wrap(line, width))) for line in lines)
+
+
+def clip(line: str) -> str:
+    """``line`` cut to :data:`LONGEST` characters."""
+    return line if len(line) <= LONGEST else line[: LONGEST - 3].rstrip() + "..."
+
+
+def fit(needed: Sequence[str], extra: Sequence[str] = (), *, width: int = PANEL_WIDTH) -> list[str]:
+    """``needed``, then each of ``extra`` (in order) that the panel still shows whole.
+
+    The panel clips what does not fit, so a hint that would push the move itself (or its
+    keys) out of sight is left out rather than cut. At most :data:`MOST_LINES` lines.
+    """
+    lines = [clip(line) for line in needed][:MOST_LINES]
+    for line in extra:
+        if len(lines) < MOST_LINES and rows([*lines, clip(line)], width) <= PANEL_ROWS:
+            lines.append(clip(line))
+    return lines
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter upper-case (``you`` starts a sentence as ``You``)."""
+    return text[:1].upper() + text[1:]
+
+
+def new_log_lines(before: Sequence[str], now: Sequence[str]) -> list[str]:
+    """The log lines ``now`` adds to ``before`` (both the newest lines of one log: a window
+    that slides); all of ``now`` when they do not overlap."""
+    fresh = new_lines(before, now)
+    return list(now) if fresh is None else fresh

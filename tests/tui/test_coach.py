@@ -27,7 +27,7 @@ from tests.contract import play, players_for
 from tests.tui.solo import coach_log, table_of
 from tui.app import ClowderApp, PlayRequest
 from tui.cli import main
-from tui.coach import Coach
+from tui.coach import PANEL_ROWS, Coach, rows
 from tui.games import coach_class, own_coaches
 from tui.screens.dialogs import LearnDialog, first_game
 from tui.screens.table import TableScreen
@@ -40,6 +40,11 @@ LONGEST_LINE = 160
 """A coach line is a sentence or two: the panel (30 columns) wraps it over a few rows."""
 MOST_LINES = 4
 """What the coach says at once fits its panel (7 rows at most, wrapped lines included)."""
+
+
+def check_fits(lines: list[str], width: int, where: str) -> None:
+    """The advice shows whole in the panel: wrapped at its width, in its rows."""
+    assert rows(lines, width) <= PANEL_ROWS, f"{where}: does not fit the panel: {lines!r}"
 
 
 def check_lines(lines: Any, where: str) -> None:
@@ -77,6 +82,7 @@ def test_the_coach_reads_random_games_seat_by_seat(name: str) -> None:
                 where = f"{name}, seed {seed}, {count} players, step {step}, seat {seat}"
                 advice = coach.now(view)
                 check_lines(advice, f"{where}: now")
+                check_fits(advice, coach.panel_width, f"{where}: now")
                 if view["legal"] and view["outcome"] is None:
                     assert advice, f"{where}: the seat may act and the coach says nothing"
                 said = coach.opening(view) if before is None else coach.after(before, view)

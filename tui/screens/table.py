@@ -338,11 +338,15 @@ class TableScreen(Screen[None], Generic[V]):
             return
         before, self._coached = self._coached, view
         said = coach.opening(view) if before is None else coach.after(before, view)
-        for line in said:
-            self.said_line(coach_line(line))
+        if said:  # after the game's own lines, which some screens write after a refresh
+            self.call_after_refresh(self._coach_said, said)
         panels = self.query(CoachPanel)
         if panels:
             panels.first().advise(coach.now(view))
+
+    def _coach_said(self, lines: list[str]) -> None:
+        for line in lines:
+            self.said_line(coach_line(line))
 
     def _draw_pending(self) -> None:
         if self.view is not None and self.is_attached:
@@ -396,7 +400,10 @@ class TableScreen(Screen[None], Generic[V]):
         self._coach_view(view)
         if view["outcome"] is not None and not self._results_shown:
             self._results_shown = True
-            self.show_results(view)
+            if self.coach is not None:  # once the coach has had its last say, in the log
+                self.call_after_refresh(self.show_results, view)
+            else:
+                self.show_results(view)
 
     def _follow_bindings(self) -> None:
         """The footer follows the view (a game's :meth:`check_action`), redrawn only when the

@@ -13,19 +13,7 @@ from rich.console import RenderableType
 from textual.events import Resize
 from textual.widgets import RichLog
 
-
-def new_lines(shown: Sequence[str], latest: Sequence[str]) -> list[str] | None:
-    """The lines of ``latest`` after what ``shown`` ends with, or ``None`` if they do not join.
-
-    ``latest`` is a window over the same growing log: the longest tail of
-    ``shown`` that is a head of ``latest`` is where they overlap.
-    """
-    if not shown:
-        return list(latest)
-    for overlap in range(min(len(shown), len(latest)), 0, -1):
-        if list(shown[-overlap:]) == list(latest[:overlap]):
-            return list(latest[overlap:])
-    return None
+from tui.log_window import new_lines
 
 
 class GameLog(RichLog):

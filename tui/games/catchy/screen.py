@@ -479,5 +479,6 @@ class CatchyTable(TableScreen[CatchyView]):
         if last:
             course = ", ".join(card_name(card) for card in last.get("course") or [])
             lines += ["", f"Last round ({last.get('round')}): course was {course}."]
-        lines += ["", f"Target was {view['target']} points."]
+        target = view["target"]
+        lines += ["", f"Target was {target} point{'' if target == 1 else 's'}."]
         return lines
