@@ -46,7 +46,7 @@ from typing import Any, Final
 from aiohttp import WSMsgType, web
 
 from net.ssh_access import SessionBudget
-from net.ssh_gateway import client_environment
+from net.ssh_gateway import client_environment, reached_address
 from net.ssh_pty import clamp_size
 from net.web_session import WebSession, web_environment
 
@@ -89,12 +89,13 @@ def served_files() -> Path:
     return Path(textual_serve.__file__).resolve().parent / STATIC_FOLDER
 
 
-def web_client_command(address: str, port: int, shown_as: str = "") -> list[str]:
+def web_client_command(address: str, port: int, reached: str = "") -> list[str]:
     """The Clowder client for one browser: joined to this host, asking the name once (it is
-    kept in the browser's folder), creating tables only here."""
+    kept in the browser's folder), creating tables only here. ``reached``: the address the
+    browser reached this machine at, which its screens show and tell friends."""
     command = [sys.executable, "-m", "tui", "join", f"{address}:{port}", "--only-this-host"]
-    if shown_as:
-        command.append(f"--shown-as={shown_as}")
+    if reached and reached != address:
+        command.append(f"--shown-as={reached}")
     return command
 
 
@@ -189,9 +190,8 @@ class WebGateway:
         port: int = DEFAULT_WEB_PORT,
         password: str | None = None,
         max_sessions: int = MAX_WEB_SESSIONS,
-        shown_as: str = "",
         log: Callable[[str], None] = print,
-        command: Callable[[Browser], Sequence[str]] | None = None,
+        command: Callable[[Browser, str], Sequence[str]] | None = None,
     ) -> None:
         self.game_address = game_address
         self.game_port = game_port
@@ -200,11 +200,12 @@ class WebGateway:
         self.port = port
         self.password = password
         self.budget = SessionBudget(max_sessions)
-        self.shown_as = shown_as
         self.log = log
         self.command = command or (
-            lambda _browser: web_client_command(game_address, game_port, self.shown_as)
+            lambda _browser, reached: web_client_command(game_address, game_port, reached)
         )
+        """The client for a browser that reached this host at an address (its screens show
+        that address to tell friends)."""
         self.static = served_files()
         self.browsers: dict[str, Browser] = {}
         """Cookie digest -> browser, for every cookie given since the host started (or
@@ -371,8 +372,10 @@ class WebGateway:
             env = web_environment(
                 client_environment(os.environ, folder, "xterm-256color"), columns, rows
             )
+            sockname = request.transport.get_extra_info("sockname") if request.transport else None
+            reached = reached_address(str(sockname[0])) if sockname else ""
             client = WebSession(
-                self.command(browser), env=env, cwd=folder, output=websocket.send_bytes
+                self.command(browser, reached), env=env, cwd=folder, output=websocket.send_bytes
             )
             await client.start()
             session = BrowserSession(browser, websocket, client, str(request.remote))

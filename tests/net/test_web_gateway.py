@@ -19,12 +19,18 @@ from typing import Any
 import aiohttp
 import pytest
 
-from net.web_gateway import COOKIE, WebGateway, browser_digest
+from net.web_gateway import COOKIE, WebGateway, browser_digest, web_client_command
 
 pytestmark = pytest.mark.timeout(120)
 
 FAKE_CLIENT = [sys.executable, "-m", "tests.net.fake_web_client"]
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_a_browser_s_client_shows_the_address_the_browser_reached() -> None:
+    command = web_client_command("127.0.0.1", 7707, "198.18.0.1")
+    assert command[-3:] == ["127.0.0.1:7707", "--only-this-host", "--shown-as=198.18.0.1"]
+    assert "--shown-as" not in " ".join(web_client_command("127.0.0.1", 7707, "127.0.0.1"))
 
 
 def alive(pid: int) -> bool:
@@ -50,7 +56,7 @@ async def started(tmp_path: Path, **settings: Any) -> WebGateway:
         bind="127.0.0.1",
         port=0,
         log=lambda line: None,
-        command=lambda browser: FAKE_CLIENT,
+        command=lambda browser, reached: FAKE_CLIENT,
         **settings,
     )
     await gateway.start()
