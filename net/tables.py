@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import registry
-from engine.bots import DEFAULT_LEVEL, LEVELS, check_level, default_bot
+from engine.bots import DEFAULT_LEVEL, LEVELS, bot_levels, check_level, default_bot
 from engine.core import Event, Game, IllegalAction, InvalidOptions, Outcome
 from net.limits import MAX_TAKEOVER_S
 
@@ -294,9 +294,21 @@ class Table:
         ``now``: the table time, from which the bot's spell is counted (``None``: not timed).
         """
         info = self.seats[seat]
-        info.bot = default_bot(self.game.name)
+        info.bot = self.covering_bot()
         if now is not None and info.covered_from is None:
             info.covered_from = now
+
+    def covering_bot(self) -> str:
+        """The bot that plays for a person who dropped or gave up: at the level of the
+        table's own bots (a table made against easy bots stays easy when a person leaves
+        it), else the game's default bot."""
+        levels = [info.level for info in self.seats if info.level in LEVELS and not info.human]
+        level = levels[0] if levels else None
+        return (
+            level
+            if level is not None and level in bot_levels(self.game)
+            else default_bot(self.game.name)
+        )
 
     def give_up(self, seat: int, now: float | None = None) -> None:
         """A player gives their seat up for good in a game under way: a bot plays it now.
@@ -308,7 +320,7 @@ class Table:
         info = self.seats[seat]
         info.token, info.human, info.connected, info.dropped_at = None, False, False, None
         info.stepped_away = False
-        info.bot = default_bot(self.game.name)
+        info.bot = self.covering_bot()
         info.gave_up = True
         if now is not None and info.covered_from is None:
             info.covered_from = now

@@ -131,6 +131,23 @@ def test_a_dropped_seat_is_covered_when_its_grace_period_runs_out_and_not_before
     assert watcher.last("presence")["seats"][seat]["covered"]
 
 
+def test_a_bot_covering_a_dropped_player_plays_at_the_level_of_the_table_s_bots() -> None:
+    driver = CoreDriver(bot_delay_s=3600.0)
+    for level in ("easy", "hard"):
+        runner = driver.core.create_table(
+            "kitten", {"takeover": 5.0}, seats=3, bots=1, bot_level=level, now_ns=driver.now_ns
+        )
+        ann, bea = driver.connect("Ann"), driver.connect("Bea")
+        driver.send(ann, Join(table=runner.table.id, role="player"))
+        driver.send(bea, Join(table=runner.table.id, role="player"))
+        seat = next(i for i, info in enumerate(runner.table.seats) if info.name == "Ann")
+        driver.hang_up(ann)
+        driver.run_for(6)
+        assert runner.table.seats[seat].bot == level
+    plain = driver.core.create_table("kitten", {"takeover": 5.0}, seats=2, now_ns=driver.now_ns)
+    assert plain.table.covering_bot() == "normal"  # no bots of its own: the game's default
+
+
 def test_a_table_nobody_is_at_holds_its_clock_and_every_timer() -> None:
     driver = CoreDriver()
     runner = driver.core.create_table("catchy", bots=1, now_ns=driver.now_ns)
