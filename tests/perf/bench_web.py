@@ -108,25 +108,20 @@ async def run(connects: int, folder: Path) -> dict[str, list[float]]:
     async with running_host(folder) as host:
         for _ in range(2):
             host.create_table("catchy", {}, seats=2, bots=1, created_by="host")
+        # Both gateways on loopback, any free port, joining this host, logging to a list.
+        where: dict[str, Any] = {
+            "game_address": "127.0.0.1",
+            "game_port": host.port,
+            "state_dir": folder,
+            "bind": "127.0.0.1",
+            "port": 0,
+            "log": lines.append,
+        }
         before_ssh = self_rss_mb()
-        ssh = SshGateway(
-            game_address="127.0.0.1",
-            game_port=host.port,
-            state_dir=folder,
-            bind="127.0.0.1",
-            port=0,
-            log=lines.append,
-        )
+        ssh = SshGateway(**where)
         await ssh.start()
         before_web = self_rss_mb()
-        web = WebGateway(
-            game_address="127.0.0.1",
-            game_port=host.port,
-            state_dir=folder,
-            bind="127.0.0.1",
-            port=0,
-            log=lines.append,
-        )
+        web = WebGateway(**where)
         await web.start()
         base = f"http://127.0.0.1:{web.port}"
         jar = aiohttp.CookieJar(unsafe=True)

@@ -184,3 +184,91 @@ def test_a_host_table_spec_may_hide_spectators_chat() -> None:
 
     spec = parse_table_spec("kitten:spectator_chat=hidden,bots=1")
     assert spec.options == {"spectator_chat": "hidden"} and spec.bots == 1
+
+
+# Plain keys: a phone's on-screen keyboard has no F-keys and often no Esc -------------------
+
+
+async def test_the_chat_line_closes_with_a_plain_key_for_phone_keyboards() -> None:
+    """Enter on the empty line closes it (as Esc does); a reaction is typed like any line."""
+    app = ChatHarness(catchy_view(4))
+    async with app.run_test(size=SIZE) as pilot:
+        line = app.table.query_one(ChatLine)
+        await pilot.press("t")
+        opened = [line.is_open]
+        assert "empty: closes" in line.placeholder
+        await pilot.press("enter")
+        await pilot.pause()
+        opened.append(line.is_open)
+        assert opened == [True, False] and app.said == []
+        await pilot.press("t", "g", "g", "enter")  # F1's reaction, typed
+        await pilot.pause()
+        assert app.said == ["gg"] and not line.is_open
+
+
+async def test_muting_the_watchers_has_a_plain_command_for_phone_keyboards() -> None:
+    """``/mute`` and ``/hear`` sent as a line do what F4 does; they are never said."""
+    app = ChatHarness(catchy_view(4))
+    async with app.run_test(size=SIZE) as pilot:
+        line = app.table.query_one(ChatLine)
+        await pilot.press("t")
+        await pilot.pause()
+        assert "/mute: mute the watchers" in line.placeholder
+        await pilot.press(*"/mute", "enter")
+        await pilot.pause()
+        assert app.rules == ["hidden"] and app.said == [] and not line.is_open
+        app.table.chat_rule("Ann", "hidden")  # the host says so
+        await pilot.pause()
+        assert "/hear: hear the watchers" in line.placeholder
+        await pilot.press("t", *"/MUTE", "enter")  # already muted: nothing is sent
+        await pilot.pause()
+        assert app.rules == ["hidden"] and app.said == []
+        await pilot.press("t", *"/hear", "enter")
+        await pilot.pause()
+        assert app.rules == ["hidden", "shown"] and app.said == []
+
+
+async def test_a_spectator_mute_command_is_refused_and_never_said() -> None:
+    view = catchy_view(4)
+    app = ChatHarness({**view, "seat": None})
+    async with app.run_test(size=SIZE) as pilot:
+        line = app.table.query_one(ChatLine)
+        await pilot.press("t")
+        await pilot.pause()
+        assert "/mute" not in line.placeholder
+        await pilot.press(*"/mute", "enter")
+        await pilot.pause()
+        assert app.rules == [] and app.said == []
+
+
+async def test_at_kiitos_the_chat_opens_on_a_plain_key_for_phone_keyboards() -> None:
+    """``@`` opens it (letters are the word's); signs typed in it are the line's own."""
+    app = ChatHarness(kiitos_view(BIRD, seat=1), presence=[], screen=KiitosTable)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        line = app.table.query_one(ChatLine)
+        await pilot.press("at")
+        assert line.is_open and app.focused is line
+        assert not {"minus", "at", "asterisk"} & {
+            b.key for _, b, enabled, _ in app.active_bindings.values() if enabled and b.show
+        }  # the table's sign keys leave the footer while the line takes them
+        await pilot.press("o", "k", "space", "minus", "at", "enter")
+        await pilot.pause()
+        assert app.said == ["ok -@"] and app.actions == []
+
+
+async def test_at_katootsie_the_chat_opens_with_plain_keys_for_phone_keyboards() -> None:
+    """``/`` leaves the empty answer line, then ``t`` opens the chat; ``/mute`` in it is the
+    chat's command, not the answer line's key."""
+    from tests.tui.games.katootsie.test_table import letter_open
+    from tui.games.katootsie.screen import KatootsieTable
+
+    app = ChatHarness(letter_open().view(0), presence=[], screen=KatootsieTable)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        line = app.table.query_one(ChatLine)
+        await pilot.press("slash", "t")
+        assert line.is_open and app.focused is line
+        await pilot.press(*"/mute", "enter")
+        await pilot.pause()
+        assert app.rules == ["hidden"] and app.said == [] and app.actions == []

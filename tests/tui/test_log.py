@@ -7,7 +7,8 @@ import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 
-from tui.widgets.log import GameLog, new_lines
+from tui.log_window import new_lines
+from tui.widgets.log import GameLog
 
 pytestmark = pytest.mark.timeout(30)
 

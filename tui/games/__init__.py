@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, TypeVar
 
 from engine import registry
 from tui.coach import Coach
 from tui.screens.table import TableScreen
+
+T = TypeVar("T")
 
 _SCREENS: dict[str, type[TableScreen[Any]]] = {}
 """game name -> its own screen, filled by :func:`_scan`."""
@@ -32,31 +35,39 @@ class NoScreen(LookupError):
     """This client cannot show a game's tables (its engine does not know the game)."""
 
 
+def _game_classes(module_name: str, base: type[T]) -> Iterator[type[T]]:
+    """Each game folder's ``base`` subclasses that name their own ``game``, from the folder's
+    module ``module_name`` (``screen``, ``coach``); a folder without that module has none."""
+    for info in pkgutil.iter_modules(__path__):
+        if not info.ispkg or info.name.startswith("_"):
+            continue
+        full = f"{__name__}.{info.name}.{module_name}"
+        try:
+            module = importlib.import_module(full)
+        except ModuleNotFoundError as error:
+            if error.name != full:
+                raise
+            continue  # a folder without one (yet): the generic table, or coach, serves it
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, base)
+                and value.__module__ == module.__name__
+                and vars(value).get("game")
+            ):
+                yield value
+
+
 def _scan() -> dict[str, type[TableScreen[Any]]]:
     global _scanned  # noqa: PLW0603 - a process-wide cache, like engine.registry's
     if not _scanned:
-        for info in pkgutil.iter_modules(__path__):
-            if not info.ispkg or info.name.startswith("_"):
-                continue
-            try:
-                module = importlib.import_module(f"{__name__}.{info.name}.screen")
-            except ModuleNotFoundError as error:
-                if error.name != f"{__name__}.{info.name}.screen":
-                    raise
-                continue  # a folder without a screen (yet): the generic table draws it
-            for value in vars(module).values():
-                if (
-                    isinstance(value, type)
-                    and issubclass(value, TableScreen)
-                    and value.__module__ == module.__name__
-                    and vars(value).get("game")
-                ):
-                    other = _SCREENS.setdefault(value.game, value)
-                    if other is not value:
-                        raise TypeError(
-                            f"Two screens for {value.game!r}: {other.__qualname__} "
-                            f"and {value.__qualname__}"
-                        )
+        for screen in _game_classes("screen", TableScreen):
+            other = _SCREENS.setdefault(screen.game, screen)
+            if other is not screen:
+                raise TypeError(
+                    f"Two screens for {screen.game!r}: {other.__qualname__} "
+                    f"and {screen.__qualname__}"
+                )
         _scanned = True
     return _SCREENS
 
@@ -92,23 +103,7 @@ def own_coaches() -> dict[str, type[Coach[Any]]]:
     """The games that have a coach of their own (``tui/games/<game>/coach.py``), and those
     coaches: a :class:`~tui.coach.Coach` subclass naming its ``game``."""
     if not _COACHES:
-        for info in pkgutil.iter_modules(__path__):
-            if not info.ispkg or info.name.startswith("_"):
-                continue
-            try:
-                module = importlib.import_module(f"{__name__}.{info.name}.coach")
-            except ModuleNotFoundError as error:
-                if error.name != f"{__name__}.{info.name}.coach":
-                    raise
-                continue
-            for value in vars(module).values():
-                if (
-                    isinstance(value, type)
-                    and issubclass(value, Coach)
-                    and value.__module__ == module.__name__
-                    and vars(value).get("game")
-                ):
-                    _COACHES[value.game] = value
+        _COACHES.update((coach.game, coach) for coach in _game_classes("coach", Coach))
     return dict(_COACHES)
 
 

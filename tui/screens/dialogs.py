@@ -29,7 +29,11 @@ from tui.config import BadName, clean_name
 
 
 class Dialog(ModalScreen[Any]):
-    """A centred box; escape cancels, enter in the last field submits."""
+    """A centred box; escape cancels, enter in the last field submits.
+
+    A phone's on-screen keyboard often has no Esc: each dialog also cancels on a plain key
+    or a button (Enter on an empty line, ``q`` in a list, the Cancel button).
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
 
@@ -45,6 +49,8 @@ class Dialog(ModalScreen[Any]):
 
 NAME_KEYS = "enter: OK · esc: cancel"
 """The name dialog's keys, said in the dialog (it has no footer; first-run players need them)."""
+RENAME_KEYS = "enter: OK · esc or an empty name: cancel"
+"""The keys when a name is changed: an empty name keeps the old one (a phone has no Esc)."""
 
 
 class NameDialog(Dialog):
@@ -61,14 +67,20 @@ class NameDialog(Dialog):
                 self.current, placeholder="e.g. Bea", id="name", max_length=32, compact=True
             )
             yield Static("", id="problem", classes="error")
-            yield Static(NAME_KEYS, id="keys", classes="keys")
+            yield Static(RENAME_KEYS if self.current else NAME_KEYS, id="keys", classes="keys")
 
     @on(Input.Submitted)
     def submit(self) -> None:
+        if self.current and not self.query_one("#name", Input).value.strip():
+            self.dismiss(None)  # the plain way to cancel a rename: the old name stays
+            return
         try:
             self.dismiss(clean_name(self.query_one("#name", Input).value))
         except BadName as error:
             self.say(str(error))
+
+
+ADDRESS_KEYS = "enter: join · esc or an empty address: cancel"
 
 
 class AddressDialog(Dialog):
@@ -79,9 +91,13 @@ class AddressDialog(Dialog):
             yield Label(f"Host address (host or host:port, port {DEFAULT_PORT} by default):")
             yield Input(placeholder="192.168.1.20:7707", id="address", compact=True)
             yield Static("", id="problem", classes="error")
+            yield Static(ADDRESS_KEYS, id="keys", classes="keys")
 
     @on(Input.Submitted)
     def submit(self) -> None:
+        if not self.query_one("#address", Input).value.strip():
+            self.dismiss(None)  # the plain way to cancel (a phone's keyboard may lack Esc)
+            return
         try:
             self.dismiss(parse_address(self.query_one("#address", Input).value))
         except ValueError as error:
@@ -113,11 +129,13 @@ def first_game(game: str) -> NewTable:
     return NewTable(game, dict(coach.first_game), seats, seats - 1, FIRST_GAME_LEVEL, coach=True)
 
 
-LEARN_KEYS = "↑/↓ choose · enter: play a coached game · esc: back"
+LEARN_KEYS = "↑/↓ choose · enter: play a coached game · q or esc: back"
 
 
 class LearnDialog(Dialog):
     """Pick a game to learn: a solo game against easy bots with a coach (``l`` in the lobby)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "cancel", "back")]
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -236,7 +254,7 @@ class CreateDialog(Dialog):
                 )
                 yield Static(
                     "during the game, so watchers' hints never reach the table (players can "
-                    "change it: F4 in the chat)",
+                    "change it in the chat: F4 or /mute)",
                     classes="option-help",
                 )
             yield Static("", id="problem", classes="error")

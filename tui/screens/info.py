@@ -16,12 +16,13 @@ from textual.widgets import Footer, Static
 
 
 class InfoScreen(ModalScreen[None]):
-    """A scrollable box with a title; escape, enter or q closes it."""
+    """A scrollable box with a title; q, enter or escape closes it (the footer names q: a
+    phone's on-screen keyboard may have no Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "back"),
+        Binding("q", "close", "back"),
         Binding("enter", "close", "back", show=False),
-        Binding("q", "close", "back", show=False),
+        Binding("escape", "close", "back", show=False),
         Binding("up", "scroll(-1)", "scroll", key_display="↑↓"),
         Binding("down", "scroll(1)", "scroll", show=False),
     ]

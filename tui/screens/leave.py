@@ -17,7 +17,7 @@ from tui.screens.dialogs import Dialog
 CHOICES = (
     ("l", "for_now", "leave for now: your seat waits (the others see you stepped away)"),
     ("g", "give_up", "give the seat up: a bot plays it from now on"),
-    ("escape", None, "stay at the table"),
+    ("q", None, "stay at the table (or esc)"),
 )
 
 
@@ -27,8 +27,8 @@ class LeaveDialog(Dialog):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("l", "choose('for_now')", "leave for now"),
         Binding("g", "choose('give_up')", "give the seat up"),
-        Binding("escape", "cancel", "stay"),
-        Binding("q", "cancel", "stay", show=False),
+        Binding("q", "cancel", "stay"),  # the plain key (a phone's keyboard may lack Esc)
+        Binding("escape", "cancel", "stay", show=False),
     ]
 
     def __init__(self, table: str, *, back_by: str = "") -> None:
@@ -41,8 +41,7 @@ class LeaveDialog(Dialog):
         with Vertical(id="leave"):
             yield Label(f"Leave table {self.table}?")
             for key, _choice, text in CHOICES:
-                shown = "esc" if key == "escape" else key
-                yield Static(f"  {shown}  {text}")
+                yield Static(f"  {key}  {text}")
             if self.back_by:
                 yield Static(f"Back later: {self.back_by}", classes="hint")
             yield Static("", id="problem", classes="error")

@@ -156,7 +156,7 @@ NARROW_BELOW = 64
 class LobbyScreen(Screen[None]):
     """Hosts on the left, the highlighted host's tables on the right (a phone: above)."""
 
-    HORIZONTAL_BREAKPOINTS = [
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012 - Textual declares it without ClassVar
         (0, "-narrow"),
         (NARROW_BELOW, "-wide"),
     ]
@@ -172,6 +172,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "rename", "name"),
         Binding("r", "retry", "retry", show=False),
         Binding("tab", "switch", "hosts/tables", show=False),
+        Binding("h", "switch", "hosts/tables", show=False),  # tab's plain key (a phone's has none)
         Binding("q", "app.quit", "quit"),
     ]
 
@@ -425,7 +426,7 @@ class LobbyScreen(Screen[None]):
         tables.focus()
         if joinable:
             tables.move_cursor(row=joinable[0])
-        self.status("Choose a table: ↑↓ then Enter to sit, w to watch")
+        self.status("Choose a table: ↑↓ then Enter to sit, w to watch, h back to the hosts")
 
     def action_retry(self) -> None:
         host = self.selected

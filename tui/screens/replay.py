@@ -3,11 +3,11 @@
 The game is rebuilt once from its record (:class:`net.replays.Replayer`);
 moving is only picking a frame. ``←``/``→`` step one move, ``↑``/``↓`` one
 round (a change of the views' round key, else of the phase), ``Home``/``End``
-the first and last, ``g`` then a number jumps to a move. ``Tab`` chooses whose
-eyes to look through: *everyone* (every seat's hand side by side, the whole
-log) or one seat (its own view, as it saw the game). The game is over, so
-nothing here is secret any more (a game not over is never given: the host
-refuses it).
+the first and last, ``g`` then a number jumps to a move (Enter on the empty
+box, or Esc, closes it). ``e`` (or ``Tab``) chooses whose eyes to look
+through: *everyone* (every seat's hand side by side, the whole log) or one seat
+(its own view, as it saw the game). The game is over, so nothing here is
+secret any more (a game not over is never given: the host refuses it).
 
 It works at 80x24: the view on the left, the log on the right.
 """
@@ -87,7 +87,8 @@ class ReplayScreen(Screen[None]):
         Binding("home", "go(0)", "first", show=False, priority=True),
         Binding("end", "go(-1)", "last", show=False, priority=True),
         Binding("g", "jump", "go to move"),
-        Binding("tab", "seat", "whose eyes", priority=True),
+        Binding("e", "seat", "whose eyes"),  # the plain key (a phone's keyboard has no tab)
+        Binding("tab", "seat", "whose eyes", show=False, priority=True),
         Binding("escape", "close_jump", "close", show=False),
         Binding("q", "quit_replay", "quit"),
     ]

@@ -13,10 +13,15 @@ from textual.widgets import Footer, Static
 
 
 class ResultsScreen(Screen[str]):
-    """Game over. Dismisses with ``"table"`` (look at the table) or ``"leave"``."""
+    """Game over. Dismisses with ``"table"`` (look at the table) or ``"leave"``.
+
+    Every way out has a plain key (a phone's on-screen keyboard may lack Esc): ``t`` for
+    the table (Esc too), Enter or ``q`` to leave.
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "done('table')", "see the table"),
+        Binding("t", "done('table')", "see the table"),
+        Binding("escape", "done('table')", "see the table", show=False),
         Binding("enter", "done('leave')", "leave"),
         Binding("q", "done('leave')", "leave", show=False),
     ]

@@ -22,12 +22,13 @@ def rules_markdown(title: str, rules: str, assumptions: Sequence[str]) -> str:
 
 
 class RulesScreen(Screen[None]):
-    """Scrollable rules; escape, r or q goes back."""
+    """Scrollable rules; q, r or escape goes back (the footer names q: a phone's on-screen
+    keyboard may have no Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "app.pop_screen", "back"),
+        Binding("q", "app.pop_screen", "back"),
         Binding("r", "app.pop_screen", "back", show=False),
-        Binding("q", "app.pop_screen", "back", show=False),
+        Binding("escape", "app.pop_screen", "back", show=False),
         Binding("up", "scroll(-1)", "scroll", key_display="↑↓"),
         Binding("down", "scroll(1)", "scroll", show=False),
     ]

@@ -91,7 +91,7 @@ class TableScreen(Screen[None], Generic[V]):
     """Base of every game's table: waiting room, prompt, connection line, rules and results."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss"]
-    HORIZONTAL_BREAKPOINTS = [
+    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012 - Textual declares it without ClassVar
         (0, "-narrow"),
         (NARROW_BELOW, "-wide"),
     ]

@@ -14,15 +14,17 @@ lines in it), and the engine's pure rules of reading an answer
 - A refused answer (wrong letter, a repeat in this category, nothing typed) or a rejected
   one locks its player out of that letter; when only one player is left in, they take it
   by default.
-- Katootsie! (ctrl+k) bets that nobody answers within ten seconds: the caller takes the
-  letter, or loses one of theirs (or owes one) to whoever answers in time.
+- Katootsie! (``!`` on the empty answer line, or ctrl+k) bets that nobody answers within
+  ten seconds: the caller takes the letter, or loses one of theirs (or owes one) to
+  whoever answers in time.
 - Ties: the others vote who was first (1-9, 0: the same time); without a strict majority,
   tie-break letters for the tied players. A shared top score at the end: sudden death.
 
 On this screen typing goes straight to the answer line when a letter shows, Enter sends;
-single-letter keys (r, q) need Esc first. The panel (:meth:`KatootsieCoach.now`) is the
-board's width (about 48 columns at 80x24) and six rows at most (:func:`fit`); what happened
-(:meth:`KatootsieCoach.after`) goes into the log, which scrolls.
+single-letter keys (r, q) need ``/`` (or Esc) first, which leaves the line. The panel
+(:meth:`KatootsieCoach.now`) is the board's width (about 48 columns at 80x24) and six
+rows at most (:func:`fit`); what happened (:meth:`KatootsieCoach.after`) goes into the
+log, which scrolls.
 """
 
 from __future__ import annotations
@@ -145,10 +147,10 @@ class KatootsieCoach(Coach[KatootsieView]):
     # What may be done now ------------------------------------------------------------
 
     def opening(self, view: KatootsieView) -> list[str]:
-        """The aim, then the keys: typing goes to the answer line, so r and q need Esc."""
+        """The aim, then the keys: typing goes to the answer line, so r and q need ``/``."""
         keys = (
             "When a letter shows, just type your answer and press Enter. To use keys"
-            " instead, press Esc first: then r shows the rules and q leaves."
+            " instead, press / first: then r shows the rules and q leaves."
         )
         return [self.welcome, keys]
 
@@ -198,7 +200,7 @@ class KatootsieCoach(Coach[KatootsieView]):
             extra.append(article)
         if "katootsie" in kinds:
             extra.append(
-                f"Stuck? ctrl+k calls Katootsie!: if nobody answers in {SECONDS} s, {letter}"
+                f"Stuck? ! calls Katootsie!: if nobody answers in {SECONDS} s, {letter}"
                 " is yours; if someone does, they take one of your letters."
             )
         extra.append("A wrong answer locks you out of this letter.")

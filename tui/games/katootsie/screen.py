@@ -5,11 +5,16 @@ host's rulings. The answer line is empty and disabled until a letter is on
 screen, then has the focus at once, so typing starts without a key to get
 there; Enter sends the answer as a claim stamped where its typing began
 (:mod:`net.typed`: a long answer is not slower than a short one, and typing
-the letter at once gains nothing). ctrl+k calls Katootsie! (a key typing
-cannot press). Votes take y/n (or ctrl+y/ctrl+n), and 1-9/0 for who was
-first. Times in the view are on the table's clock; :mod:`net.tableclock`
-maps them to this screen's clock from the views that carry the host's *now*,
-so the ten-second bar runs in step with the host.
+the letter at once gains nothing). Every action has a plain key, for a phone's
+on-screen keyboard (no Ctrl, no Esc): ``!`` on the empty answer line (or with
+the line left) calls Katootsie! (ctrl+k too, even while typing); ``/`` on the
+empty line (or Esc) leaves it, so that single keys (w why, r rules, t chat,
+q leaves) act until a letter key brings typing back; an answer never starts
+with either sign, so neither can clash with one. Votes take y/n (or
+ctrl+y/ctrl+n), and 1-9/0 for who was first. Times in the view are on the
+table's clock; :mod:`net.tableclock` maps them to this screen's clock from the
+views that carry the host's *now*, so the ten-second bar runs in step with the
+host.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from net.typed import TypedAnswer, free_prefix
 from tui.coach import Coach
 from tui.screens.realtime import RealtimeTable
 from tui.screens.table import ClaimStamps
+from tui.widgets.chat import typed_character
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
@@ -108,6 +114,11 @@ def letters_text(letters: Sequence[str], width: int = LETTERS_WIDTH) -> str:
     return f"+{hidden}".ljust(3) + text[-(width - 3) :] if hidden < 100 else text[-width:]
 
 
+LINE_KEYS = frozenset({"exclamation_mark", "slash"})
+"""The signs that are the table's keys on the empty answer line (no answer starts with one):
+``!`` calls Katootsie!, ``/`` leaves the line. Typed once the answer has begun."""
+
+
 class AnswerInput(Input):
     """The answer line: keeps each key's own time (when it was pressed, before any redraw)."""
 
@@ -121,9 +132,18 @@ class AnswerInput(Input):
         self.key_ns = int(event.time * 1_000_000_000)
         await super()._on_key(event)
 
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """On the empty line, ``!`` and ``/`` are the table's (its bindings act and the footer
+        shows them); anywhere in an answer they are typed, as every printable key is."""
+        if key in LINE_KEYS and not self.value:
+            return False
+        return super().check_consume_key(key, character or typed_character(key))
 
-HELD_LETTERS = "Typing waits for the letter; Esc first to use keys (q leaves, r rules)"
+
+HELD_LETTERS = "Typing waits for the letter · / (or Esc) for keys: q leaves, r rules"
 """What a letter typed while the answer line is closed says (it is held back, not a key)."""
+KEYS_PROMPT = "Keys: w why · r rules · t chat · q leaves · a letter types again"
+"""The prompt once the open answer line is left (``/`` or Esc): what the single keys do."""
 
 
 class KatootsieTable(RealtimeTable[KatootsieView]):
@@ -133,15 +153,21 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
     game = "katootsie"
     claimed_word = "answered"
 
+    # The footer shows the plain keys (a phone's on-screen keyboard has no Ctrl or Esc); the
+    # Ctrl and Esc keys of a real keyboard do the same, unshown. ``!`` and ``/`` are priority
+    # keys so that they act before the answer line, which leaves them to the table only while
+    # it is empty (AnswerInput.check_consume_key).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+k", "katootsie", "Katootsie!", priority=True),
+        Binding("exclamation_mark", "katootsie", "Katootsie!", key_display="!", priority=True),
+        Binding("ctrl+k", "katootsie", "Katootsie!", show=False, priority=True),
         # The vote keys are in the footer only while this player has a vote to cast.
-        Binding("ctrl+y", "vote(True)", "yes", key_display="^y", priority=True),
-        Binding("ctrl+n", "vote(False)", "no", key_display="^n", priority=True),
-        Binding("y", "vote(True)", "yes", show=False),
-        Binding("n", "vote(False)", "no", show=False),
+        Binding("y", "vote(True)", "yes"),
+        Binding("n", "vote(False)", "no"),
+        Binding("ctrl+y", "vote(True)", "yes", show=False, priority=True),
+        Binding("ctrl+n", "vote(False)", "no", show=False, priority=True),
         Binding("1", "first(1)", "who was first", key_display="0-9"),
         *[Binding(str(n), f"first({n})", show=False) for n in (0, *range(2, 10))],
+        Binding("slash", "leave_line", "table keys", key_display="/", priority=True),
         Binding("escape", "leave_line", "leave the line", show=False),
     ]
 
@@ -156,7 +182,11 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         self._letter_key: tuple[Any, ...] | None = None
         """(round, category, letter, tie-break stake) of the letter the line is open for."""
         self._keys_mode = False
-        """Esc was pressed: single keys (w, r, q...) act until a letter key brings typing back."""
+        """Esc (or ``/``) was pressed: single keys (w, r, q...) act until a letter key brings
+        typing back."""
+        self._line_empty = True
+        """Whether the answer line was empty when last typed in (``!`` and ``/`` are the
+        table's keys then: the footer follows)."""
         self._seen: dict[str, Any] = {}
         self._timer_key: tuple[Any, ...] | None = None
         self._ruled_reveal: int | None = None
@@ -415,7 +445,7 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
             out.append(" (not in the list).")
             if self.my_vote(view) == "vote":
                 out.append("\nAccept it? ", style=look("key"))
-                out.append("y yes · n no (ctrl+y / ctrl+n)", style=look("key"))
+                out.append("y yes · n no", style=look("key"))
             else:
                 out.append("\nThe others are voting.", style=look("muted"))
             return out
@@ -584,6 +614,10 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         at = key if key is not None and 0 <= now - key <= 2_000_000_000 else now
         self.typed.edit(event.value, at)
         self._notice_typing(at)
+        empty = not event.value
+        if empty != self._line_empty:  # ! and / change hands (the table's or typed): the footer
+            self._line_empty = empty
+            self.refresh_bindings()
 
     def _answer_stamps(self, sent_ns: int) -> tuple[str, ClaimStamps] | None:
         """The answer on the line and the stamps it goes with (``None``: nothing to send)."""
@@ -631,10 +665,12 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
             self.query_one(PromptLine).prompt(self.prompt_text(view))
 
     def action_leave_line(self) -> None:
-        """Escape: leave the answer line so single keys (w, r, q) work; typing comes back."""
+        """``/`` on the empty line, or Esc: leave the answer line so single keys (w, r, q, t)
+        work; a letter key brings typing back."""
         self._keys_mode = True
         if isinstance(self.focused, Input):
             self.set_focus(None)
+        self.refresh_bindings()  # "/ table keys" leaves the footer
         if self.view is not None:
             self.query_one(PromptLine).prompt(self.prompt_text(self.view))
 
@@ -684,6 +720,8 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Each play key is offered when it means something now: Katootsie! while a letter
         is open, yes/no while this player has an answer to vote on, 0-9 for who was first."""
+        if action == "leave_line":
+            return self._may_leave_line()
         allowed = super().check_action(action, parameters)
         view = self.view
         if not allowed or view is None or action not in self.PLAY_ACTIONS:
@@ -691,6 +729,15 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         if action == "katootsie":
             return self.stage(view) == "letter"
         return self.my_vote(view) == action
+
+    def _may_leave_line(self) -> bool:
+        """Whether leaving the line means something now: typing in it, or letters held back
+        while it is closed (after leaving it, or watching, the single keys act already)."""
+        lines = self.query("#answer")
+        if lines and self.focused is lines.first():
+            return True
+        view = self.view
+        return view is not None and self._holds_letters(view)
 
     def action_katootsie(self) -> None:
         view = self.view
@@ -765,11 +812,13 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
             return f"You {self.claim_words(pending)}: the host is comparing times..."
         vote = self.my_vote(view)
         if vote == "vote":
-            return "Vote on the answer: y accepts, n rejects (ctrl+y / ctrl+n)"
+            return "Vote on the answer: y accepts, n rejects"
         if vote == "first":
             return "Who was first? 1-9 picks a player, 0 says the same time"
+        if stage == "letter" and self.may_answer(view) and self._keys_mode:
+            return KEYS_PROMPT
         if stage == "letter" and self.may_answer(view):
-            call = " · ctrl+k Katootsie!" if self.may_call(view) else ""
+            call = " · ! on an empty line: Katootsie!" if self.may_call(view) else ""
             return f"Type an answer with {view['letter']}, Enter sends it{call}"
         if stage == "letter":
             return capital(self._closed_words(view)) + " · w why · r rules"
@@ -799,5 +848,5 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         contests = self.contest_lines("letter")
         if contests:
             lines += ["", *contests]
-        lines += ["", "Escape: back to the table (w: how the host ruled)."]
+        lines += ["", "t (or Escape): back to the table (w: how the host ruled)."]
         return lines

@@ -8,10 +8,14 @@ word as it is typed (:mod:`tui.games.kiitos.entry`, with the engine's own
 word logic and dictionary, which loads in a thread the first time).
 
 Letters always type into the word line, so the table's commands are on keys
-that are not letters: Enter says the word (or plays the letter you must
-play), ``!`` challenges the word just said, ctrl+p picks up, digits flip a
-rule card or choose who starts, ``?`` shows the rules, ctrl+w the host's
-rulings, ctrl+x leaves. A challenge is a real-time claim
+that are not letters, each a plain key a phone's on-screen keyboard has (no
+Ctrl, Tab or Esc needed): Enter says the word (or plays the letter you must
+play), ``*`` fills in an idea, ``!`` challenges the word just said, ``-``
+picks up (into your - pile), ``>`` passes the lead on (the 4-player rule),
+digits flip a rule card or choose who starts, Backspace erases (and cancels
+a choice), ``?`` shows the rules, ``#`` the host's rulings, ``@`` opens the
+chat, ``<`` leaves. The keys of a real keyboard work too, unshown: Tab,
+ctrl+p, ctrl+n, Esc, ctrl+w, ctrl+t, ctrl+x. A challenge is a real-time claim
 (:class:`~tui.screens.realtime.RealtimeTable`): with 3-4 players the first
 to grab a challenge card challenges, decided by reaction time.
 """
@@ -231,6 +235,11 @@ def checks_line(entry: Entry, look: Look = PLAIN) -> Text:
 
 # The screen ----------------------------------------------------------------------------
 
+PICKUP_KEYS = ("minus", "ctrl+p")
+PASS_KEYS = ("greater_than_sign", "ctrl+n")
+"""The keys that pick up and that use the 4-player rule: refused with the reason when the
+move is not yours now (their bindings are off then, so the key would otherwise do nothing)."""
+
 
 class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
     """The Kiitos table for one seat (or a spectator)."""
@@ -239,15 +248,21 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
     game = "kiitos"
     claimed_word = "challenged"
 
-    leave_key: ClassVar[str] = "ctrl+x"
+    leave_key: ClassVar[str] = "<"
+    # Each command has a plain key (a sign: letters are typed into the word line), the one
+    # the footer and prompts name, so a phone's on-screen keyboard reaches every action; the
+    # Tab, Ctrl and Esc keys of a real keyboard do the same, unshown.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "send", "say", key_display="⏎"),
         Binding("enter", "send_letter", "play", key_display="⏎"),
         Binding("enter", "send_forfeit", "give up", key_display="⏎"),
-        Binding("tab", "idea", "idea"),
+        Binding("asterisk", "idea", "idea", key_display="*"),
+        Binding("tab", "idea", "idea", show=False),
         Binding("exclamation_mark", "challenge", "challenge", key_display="!"),
-        Binding("ctrl+p", "pickup", "pick up"),
-        Binding("ctrl+n", "pass_lead", "4-player rule"),
+        Binding("minus", "pickup", "pick up", key_display="-"),
+        Binding("ctrl+p", "pickup", "pick up", show=False),
+        Binding("greater_than_sign", "pass_lead", "4-player rule", key_display=">"),
+        Binding("ctrl+n", "pass_lead", "4-player rule", show=False),
         *(
             Binding(str(n), f"pick({n})", "choose", key_display="1-9", show=n == 1)
             for n in range(1, 10)
@@ -261,11 +276,15 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             for n in range(1, 5)
         ),
         Binding("backspace", "erase", "erase", show=False),
+        Binding("backspace", "clear", "cancel", show=False),  # only with a choice open
         Binding("escape", "clear", "clear"),
         Binding("question_mark", "rules", "rules", key_display="?"),
-        Binding("ctrl+w", "why", "why"),
-        Binding("ctrl+x", "leave", "leave"),
+        Binding("number_sign", "why", "why", key_display="#"),
+        Binding("ctrl+w", "why", "why", show=False),
+        Binding("<", "leave", "leave", key_display="<"),
+        Binding("ctrl+x", "leave", "leave", show=False),
         *CHAT_BINDINGS,
+        Binding("at", "chat", "chat", show=False),
     ]
 
     def __init__(
@@ -423,12 +442,12 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         if event.key == "exclamation_mark" and not self.legal("challenge"):
             event.stop()
             self.refused(self.why_no_challenge())
-        elif event.key in ("ctrl+p", "ctrl+n") and not self._allowed(event.key):
+        elif event.key in PICKUP_KEYS and not self.legal("pickup"):
             event.stop()
-            self.refused(self.why_not_yours("pick up" if event.key == "ctrl+p" else "pass"))
-
-    def _allowed(self, key: str) -> bool:
-        return bool(self.legal("pickup" if key == "ctrl+p" else "pass_lead"))
+            self.refused(self.why_not_yours("pick up"))
+        elif event.key in PASS_KEYS and not self.legal("pass_lead"):
+            event.stop()
+            self.refused(self.why_not_yours("pass"))
 
     def why_no_challenge(self) -> str:
         view = self.playing
@@ -742,7 +761,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
                 out.append(" · ")
             out.append(f"{index + 1} ", style=look("key"))
             out.append(play_words(action, super_kiitos))
-        out.append(" · esc cancels", style=look("muted"))
+        out.append(" · backspace cancels", style=look("muted"))
         return out
 
     def _board_width(self) -> int:
@@ -774,7 +793,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
     def prompt_text(self, view: KiitosView) -> str:
         """What the player may do now, in words."""
         if view["outcome"] is not None:
-            return "Game over · ? rules · ctrl+x leaves"
+            return "Game over · ? rules · < leaves"
         if self.starting:  # a real-time table counts down before the game begins
             left = self.starts_in
             when = f"in {left:.0f} s" if isinstance(left, int | float) else "when all are here"
@@ -785,9 +804,9 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         if pending is not None:
             return f"Challenging {view['target']}... (the host is deciding)"
         if self.choices:
-            return "Which one? Press its number (esc cancels)"
+            return "Which one? Press its number (backspace cancels)"
         if seat is None:
-            return f"Watching · {capital(name_of(view, turn))} to play · ctrl+w why"
+            return f"Watching · {capital(name_of(view, turn))} to play · # why · < leaves"
         challenge = f" · ! challenges {view['target']}" if self.legal("challenge") else ""
         if turn != seat:
             doing = {
@@ -809,11 +828,11 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         if plays:
             what = choices_words(plays, view["rules"]["super_kiitos"])
             return f"⏎ plays {what} (it continues {view['target']}){challenge}"
-        extra = " · ^n: the 4-player rule" if self.legal("pass_lead") else ""
+        extra = " · > the 4-player rule" if self.legal("pass_lead") else ""
         if phase == "lead":
-            return f"Your lead: type a word, ⏎ says it (tab: an idea){extra}"
+            return f"Your lead: type a word, ⏎ says it (* an idea){extra}"
         count = len(view["table"])
-        return f"New word (tab: idea), ⏎ says it · ^p picks up {count}{challenge}"
+        return f"New word (* idea), ⏎ says it · - picks up {count}{challenge}"
 
     # Results ---------------------------------------------------------------------------
 
@@ -841,7 +860,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         contests = self.contest_lines("challenge")
         if contests:
             lines += ["", *contests]
-        lines += ["", "Escape: back to the table."]
+        lines += ["", "t (or Escape): back to the table."]
         return lines
 
 

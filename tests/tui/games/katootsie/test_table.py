@@ -8,7 +8,13 @@ from typing import Any
 from engine.games.katootsie.rules import GAME
 from tests.engine.games.katootsie.helpers import Table, table
 from tests.tui.harness import TableHarness
-from tui.games.katootsie.screen import HELD_LETTERS, KatootsieTable, big_letter, letters_text
+from tui.games.katootsie.screen import (
+    HELD_LETTERS,
+    AnswerInput,
+    KatootsieTable,
+    big_letter,
+    letters_text,
+)
 from tui.screens.info import InfoScreen
 from tui.screens.rules import RulesScreen
 from tui.widgets.prompt import PromptLine
@@ -125,9 +131,10 @@ async def test_a_disputed_answer_is_voted_with_y_n_or_ctrl_y_ctrl_n() -> None:
         await pilot.press("ctrl+n")
         assert app.actions == [{"type": "vote", "accept": True}, {"type": "vote", "accept": False}]
         assert app.stamps == [None, None]
-        keys = footer(app)
-        assert keys.get("ctrl+y") == "yes" and keys.get("ctrl+n") == "no"
-        assert "ctrl+k" not in keys  # no call while a vote is on
+        keys = footer(app)  # the plain keys (a phone's keyboard has no ctrl); ctrl+y/n unshown
+        assert keys.get("y") == "yes" and keys.get("n") == "no"
+        assert "ctrl+y" not in keys and "ctrl+n" not in keys
+        assert "exclamation_mark" not in keys  # no call while a vote is on
 
 
 def footer(app: TableHarness) -> dict[str, str]:
@@ -158,7 +165,7 @@ async def test_a_tie_is_voted_by_number_and_zero_says_the_same_time() -> None:
         await pilot.press("2", "0")
         assert app.actions == [{"type": "first", "seat": 2}, {"type": "first", "seat": None}]
         keys = footer(app)
-        assert keys.get("1") == "who was first" and "ctrl+y" not in keys
+        assert keys.get("1") == "who was first" and "y" not in keys
 
 
 async def test_a_tie_break_says_who_is_in_it_and_what_it_decides_not_old_news() -> None:
@@ -181,8 +188,8 @@ async def test_while_a_letter_is_open_the_footer_offers_the_call_and_no_vote() -
     app = harness(letter_open().view(0))
     async with app.run_test(size=SIZE):
         keys = footer(app)
-        assert keys.get("ctrl+k") == "Katootsie!"
-        assert "ctrl+y" not in keys and "1" not in keys
+        assert keys.get("exclamation_mark") == "Katootsie!"  # ! on the empty answer line
+        assert "y" not in keys and "1" not in keys
 
 
 async def test_ten_players_and_their_letters_fit_80x24() -> None:
@@ -317,3 +324,81 @@ async def test_letters_typed_before_the_letter_shows_are_held_not_taken_as_table
         await pilot.press("escape", "q")  # asked for: the table's keys work after Esc
         await pilot.pause(0.05)
         assert app.left
+
+
+# Plain keys: a phone's on-screen keyboard has no ctrl chords and often no Esc -------------
+
+
+async def test_katootsie_has_a_plain_key_for_phone_keyboards() -> None:
+    """``!`` on the empty answer line calls Katootsie! (no answer starts with it)."""
+    view = letter_open().view(0)
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        line = app.table.query_one("#answer")
+        assert app.table.focused is line
+        assert "! on an empty line: Katootsie!" in text_of(app.table.query_one(PromptLine))
+        before = time.monotonic_ns()
+        await pilot.press("exclamation_mark")
+        assert app.actions == [{"type": "katootsie", "reveal": view["reveal"]}]
+        stamps = app.stamps[0]
+        assert stamps is not None and stamps.drawn_ns <= before <= stamps.acted_ns
+        assert line.value == ""  # type: ignore[attr-defined]
+
+
+async def test_an_answer_may_hold_the_plain_keys_signs_once_begun() -> None:
+    """Once the answer has begun, ``!`` and ``/`` are typed like any sign (AC/DC, Yahoo!)."""
+    app = harness(letter_open().view(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        line = app.table.query_one("#answer")
+        await pilot.press("b", "exclamation_mark", "slash", "b")
+        assert line.value == "b!/b"  # type: ignore[attr-defined]
+        assert app.actions == [] and app.table.focused is line
+        assert "exclamation_mark" not in footer(app) and "slash" not in footer(app)
+        await pilot.press(*["backspace"] * 4)
+        assert footer(app).get("exclamation_mark") == "Katootsie!"
+        assert footer(app).get("slash") == "table keys"
+
+
+async def test_leaving_the_answer_line_has_a_plain_key_for_phone_keyboards() -> None:
+    """``/`` on the empty line leaves it as Esc does: the single keys act (r rules)."""
+    app = harness(letter_open().view(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        line = app.table.query_one("#answer", AnswerInput)
+        await pilot.press("slash")
+        focus = [app.table.focused]
+        assert "Keys: w why · r rules" in text_of(app.table.query_one(PromptLine))
+        assert "slash" not in footer(app)  # left already
+        await pilot.press("r")
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("q")  # back to the table (the rules' own plain key)
+        await pilot.press("b")  # a letter goes back to the answer
+        focus.append(app.table.focused)
+        assert focus == [None, line] and line.value == "b"
+
+
+async def test_held_letters_give_way_to_the_table_keys_after_the_plain_key() -> None:
+    """With the line closed, letters are held; ``/`` (no Esc needed) makes them keys."""
+    game = table(players=3, first="BB", categories=("Fruits",))
+    app = harness(game.view(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        await pilot.press("q")
+        assert not app.left and HELD_LETTERS in text_of(app.table.query_one(PromptLine))
+        assert "/ (or Esc) for keys" in HELD_LETTERS
+        assert footer(app).get("slash") == "table keys"
+        await pilot.press("slash", "q")
+        await pilot.pause(0.05)
+        assert app.left
+
+
+async def test_votes_have_plain_keys_for_phone_keyboards() -> None:
+    game = letter_open()
+    game.answer(1, "Bluebell fruit")
+    app = harness(game.view(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "y")
+        assert app.actions == [{"type": "vote", "accept": False}, {"type": "vote", "accept": True}]
+        assert "y yes · n no" in board(app) and "ctrl" not in board(app)

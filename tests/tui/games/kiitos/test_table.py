@@ -439,3 +439,79 @@ async def test_a_completed_word_is_told_under_the_target() -> None:
         table.view = table.view
         await pilot.pause()
         assert text_of(table.query_one("#news")) == "Kiitos! BRIEF is complete: Ann takes 5."
+
+
+# Plain keys: a phone's on-screen keyboard has no Tab, no ctrl chords, often no Esc --------
+
+
+def footer(app: TableHarness) -> dict[str, str]:
+    """The keys the footer shows now: key -> description."""
+    shown = app.active_bindings.values()
+    return {b.key: b.description for _, b, enabled, _ in shown if enabled and b.show}
+
+
+async def test_idea_and_pick_up_have_plain_keys_for_phone_keyboards() -> None:
+    view = kiitos_view(BIRD, seat=1)
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await ready(app)
+        assert "(* idea)" in prompt(app) and "- picks up 1" in prompt(app)
+        keys = footer(app)
+        assert keys.get("asterisk") == "idea" and keys.get("minus") == "pick up"
+        assert not {"tab", "ctrl+p", "ctrl+w", "ctrl+x"} & set(keys)  # they work, unshown
+        await pilot.press("asterisk")
+        ideas = {str(a["word"]).upper() for a in view["legal"] if a["type"] == "say"}
+        assert table.typed in ideas
+        await pilot.press("minus")
+        assert app.actions == [{"type": "pickup"}]
+
+
+async def test_a_plain_pick_up_key_says_why_when_it_is_not_yours() -> None:
+    app = harness(kiitos_view(BIRD, seat=2))  # Bea's turn, not Cy's
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app)
+        await pilot.press("minus", "greater_than_sign")
+        assert app.actions == []
+        assert "It is Bea's turn" in prompt(app)
+
+
+async def test_the_4_player_rule_has_a_plain_key_for_phone_keyboards() -> None:
+    from tests.engine.games.kiitos.test_rules import four_player_pickup
+
+    view = GAME.view(four_player_pickup(), 0)
+    assert {"type": "pass_lead"} in view["legal"]
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app)
+        assert "> the 4-player rule" in prompt(app)
+        assert footer(app).get("greater_than_sign") == "4-player rule"
+        await pilot.press("greater_than_sign")
+        assert app.actions == [{"type": "pass_lead"}]
+
+
+async def test_why_and_leave_have_plain_keys_for_phone_keyboards() -> None:
+    app = harness(kiitos_view(BIRD, seat=None))
+    async with app.run_test(size=SIZE) as pilot:
+        await ready(app)
+        assert "# why" in prompt(app) and "< leaves" in prompt(app)
+        await pilot.press("number_sign")  # no ruling yet: the why says so
+        assert "The host has not ruled on a claim yet" in prompt(app)
+        assert not app.left
+        await pilot.press("less_than_sign")
+        await pilot.pause()
+        assert app.left
+
+
+async def test_a_choice_is_cancelled_with_a_plain_key_for_phone_keyboards() -> None:
+    hands = [list("ALGBCDFH"), list("NIJKMOPR"), CY, DAN]
+    lead = [{"type": "lead", "word": "alga", "letter": "A"}]
+    app = harness(kiitos_view(lead, seat=1, hands=hands, super_kiitos=True))
+    async with app.run_test(size=SIZE) as pilot:
+        table = await ready(app)
+        await pilot.press("n", "a", "n", "a", "enter")
+        assert table.choices and "backspace cancels" in prompt(app)
+        await pilot.press("backspace")
+        assert table.choices == [] and app.actions == []
+        assert "Play which?" not in text_of(app.table.query_one("#checks"))
+        await pilot.press("n", "a", "n", "a", "backspace")  # no choice open: erases
+        assert table.typed == "NAN"

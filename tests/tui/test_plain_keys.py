@@ -1,0 +1,268 @@
+"""Every action of the client has a plain key, for a phone's on-screen keyboard.
+
+The web page serves the terminal client to phones, whose on-screen keyboards have no F-keys
+and no ctrl chords, and often no Esc or Tab. A plain key is a printable character, Enter,
+Backspace, Space or an arrow. The walk below checks every binding of every class of the
+client; the tests after it press only plain keys on the screens that are not games (the
+games' own are in ``tests/tui/games/<game>/test_table.py`` and ``tests/tui/test_chat.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from textual.app import App
+from textual.binding import Binding
+from textual.dom import DOMNode
+from textual.widgets import Button, Input
+
+import tui
+from net.replays import Replayer, record_of
+from tests.net.test_replays import journal_of
+from tests.tui.harness import LobbyHarness
+from tui.screens.replay import ReplayApp, ReplayScreen
+from tui.widgets.chat import typed_character
+
+pytestmark = pytest.mark.timeout(30)
+SIZE = (80, 24)
+
+PLAIN_NAMED = frozenset({"enter", "backspace", "space", "up", "down", "left", "right"})
+"""Named keys every on-screen keyboard has (xterm.js sends arrows from its own keys too)."""
+
+NO_PLAIN_KEY: dict[tuple[str, str], str] = {
+    ("ClowderApp", "quit"): "ctrl+c: q quits the lobby, and every table has a plain leave key",
+    ("*", "react"): "F1-F3's reactions are typed as any chat line (the chat opens on t, "
+    "@ at Kiitos, / then t at Katootsie!)",
+    ("ChatLine", "close"): "Enter on the empty line closes it",
+    ("ChatLine", "rule"): "/mute or /hear sent as a line does what F4 does",
+    ("Dialog", "cancel"): "the base of the dialogs: each says its own way out below",
+    ("NameDialog", "cancel"): "Enter on an empty name keeps the old one; the first name "
+    "asked has no cancel but quitting",
+    ("AddressDialog", "cancel"): "Enter on an empty address cancels",
+    ("CreateDialog", "create"): "its Create button (a tap, or Enter on it), or Enter in a field",
+    ("CreateDialog", "cancel"): "its Cancel button (a tap, or Enter on it)",
+    ("ReplayScreen", "close_jump"): "Enter on the empty move box closes it",
+    ("ReplayScreen", "go"): "home/end: g then a number goes to any move (0 the first)",
+    ("RevealScreen", "close"): "any key closes it (its on_key), as its hint says",
+    ("BlackCatTable", "cancel"): "Esc takes back the first c of c c; nothing is sent until the "
+    "second c, and the next grab (1 or 2) drops it too",
+    ("CatchyTable", "cancel"): "Esc takes the highlight off the course after s; 1-3 swap with "
+    "or without it",
+    ("KittenTable", "cancel"): "Esc closes the bid bar unsent; another move's key (c, p, s, d, "
+    "g) closes it too",
+}
+"""(class, action) -> why that action needs no plain key of its own: a plain way that is not
+a binding, or nothing lost without it. ``*`` is any class."""
+
+
+def is_plain(key: str) -> bool:
+    """Whether a phone's on-screen keyboard has ``key``: a printable character or a key of
+    :data:`PLAIN_NAMED` (never a chord: ``ctrl+...``, nor F-keys, Esc, Tab, Home...)."""
+    if key in PLAIN_NAMED:
+        return True
+    character = typed_character(key)
+    return "+" not in key and character is not None and character.isprintable()
+
+
+def client_classes() -> Iterator[type[DOMNode]]:
+    """Every screen, widget and app class of the client (each module of ``tui`` imported)."""
+    for module in pkgutil.walk_packages(tui.__path__, "tui."):
+        if module.name != "tui.__main__":
+            importlib.import_module(module.name)
+    seen: set[type[DOMNode]] = set()
+    todo: list[type[DOMNode]] = [DOMNode]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                todo.append(sub)
+    for cls in sorted(seen, key=lambda c: (c.__module__, c.__qualname__)):
+        if cls.__module__.startswith("tui."):
+            yield cls
+
+
+def client_bindings(cls: type[DOMNode]) -> list[Binding]:
+    """The bindings the client's own classes give ``cls`` (Textual's own are Textual's
+    business), merged as Textual merges them: a class that does not inherit its bases'
+    bindings starts afresh, and a subclass's bindings for a key replace its bases'."""
+    layers: list[list[Binding]] = []
+    for base in reversed(cls.__mro__):
+        if not (isinstance(base, type) and issubclass(base, DOMNode)):
+            continue
+        if not base._inherit_bindings:
+            layers.clear()
+        if base.__module__.startswith("tui.") and "BINDINGS" in vars(base):
+            layers.append(list(Binding.make_bindings(vars(base)["BINDINGS"])))
+    keys: dict[str, list[Binding]] = {}
+    for layer in layers:
+        by_key: dict[str, list[Binding]] = {}
+        for binding in layer:
+            by_key.setdefault(binding.key, []).append(binding)
+        keys.update(by_key)
+    return [binding for bindings in keys.values() for binding in bindings]
+
+
+def action_name(action: str) -> str:
+    """``react('gg')`` -> ``react``."""
+    return action.split("(", 1)[0]
+
+
+def test_every_action_bound_to_a_key_a_phone_lacks_has_a_plain_key_too() -> None:
+    missing: list[str] = []
+    used: set[tuple[str, str]] = set()
+    classes = list(client_classes())
+    assert {"KiitosTable", "KatootsieTable", "LobbyScreen", "ChatLine"} <= {
+        cls.__name__ for cls in classes
+    }
+    for cls in classes:
+        bindings = client_bindings(cls)
+        plain = {binding.action for binding in bindings if is_plain(binding.key)}
+        for binding in bindings:
+            if is_plain(binding.key) or binding.action in plain:
+                continue
+            name = action_name(binding.action)
+            exempt = next(
+                (pair for pair in ((cls.__name__, name), ("*", name)) if pair in NO_PLAIN_KEY),
+                None,
+            )
+            if exempt is not None:
+                used.add(exempt)
+            else:
+                missing.append(f"{cls.__module__}.{cls.__qualname__}: {binding.key} {name}")
+    assert missing == [], "actions with no plain key (a phone has no F-keys, ctrl, esc, tab)"
+    assert set(NO_PLAIN_KEY) - used == set(), "exemptions no binding needs any more"
+
+
+def test_the_plain_key_test_knows_a_phone_keyboard() -> None:
+    for key in ("a", "q", "1", "exclamation_mark", "slash", "minus", "at", "enter", "left"):
+        assert is_plain(key), key
+    for key in ("ctrl+p", "f4", "escape", "tab", "home", "shift+tab"):
+        assert not is_plain(key), key
+
+
+# Screens that are not games, driven with plain keys only -------------------------------
+
+
+async def test_the_results_go_back_to_the_table_with_a_plain_key_for_phone_keyboards() -> None:
+    from tui.screens.results import ResultsScreen
+
+    chosen: list[str | None] = []
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(ResultsScreen("Catchy!", ["Ann won!"]), chosen.append)
+
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        keys = {b.key for _, b, enabled, _ in app.active_bindings.values() if b.show}
+        assert "t" in keys and "escape" not in keys  # the footer names the plain key
+        await pilot.press("t")
+        await pilot.pause()
+    assert chosen == ["table"]
+
+
+async def test_the_lobby_switches_panes_with_a_plain_key_for_phone_keyboards() -> None:
+    app = LobbyHarness()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.focused is app.lobby.query_one("#hosts")
+        await pilot.press("h")
+        assert app.focused is app.lobby.query_one("#tables")
+        await pilot.press("h")
+        assert app.focused is app.lobby.query_one("#hosts")
+
+
+async def test_the_lobby_says_the_plain_key_back_to_the_hosts() -> None:
+    from textual.widgets import Static
+
+    app = LobbyHarness()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")  # two tables: Enter goes to the list first
+        status = str(app.lobby.query_one("#lobby-status", Static).render())
+        assert "h back to the hosts" in status
+
+
+async def test_the_replay_changes_eyes_with_a_plain_key_for_phone_keyboards() -> None:
+    app = ReplayApp(Replayer(record_of(journal_of("kitten"))), index=3)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        seats = [screen.seat]
+        await pilot.press("e")
+        seats.append(screen.seat)
+        await pilot.press("g")  # the move box: Enter on it empty closes it
+        box = screen.query_one("#replay-jump", Input)
+        opened = [box.has_class("open")]
+        await pilot.press("enter")
+        opened.append(box.has_class("open"))
+        assert opened == [True, False] and screen.index == 3
+        await pilot.press("e")  # the box is closed: e is the eyes' key again
+        seats.append(screen.seat)
+        assert seats == [None, 0, 1]
+
+
+async def dialog_result(dialog: Any, *keys: str) -> list[Any]:
+    """What ``dialog`` dismisses with after ``keys`` (``["open"]`` if it is still up)."""
+    results: list[Any] = []
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(dialog, results.append)
+
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press(*keys)
+        await pilot.pause()
+        if not results:
+            results.append("open")
+    return results
+
+
+async def test_the_rename_dialog_cancels_with_a_plain_key_for_phone_keyboards() -> None:
+    from tui.screens.dialogs import RENAME_KEYS, NameDialog
+
+    assert await dialog_result(NameDialog("Ann"), *["backspace"] * 3, "enter") == [None]
+    assert await dialog_result(NameDialog("Ann"), "enter") == ["Ann"]  # kept, as it was
+    assert "an empty name: cancel" in RENAME_KEYS
+    assert await dialog_result(NameDialog(), "enter") == ["open"]  # a first name is needed
+
+
+async def test_the_address_dialog_cancels_with_a_plain_key_for_phone_keyboards() -> None:
+    from tui.screens.dialogs import AddressDialog
+
+    assert await dialog_result(AddressDialog(), "enter") == [None]
+    assert await dialog_result(AddressDialog(), *"10.0.0.9", "enter") == [("10.0.0.9", 7707)]
+
+
+async def test_the_learn_dialog_cancels_with_a_plain_key_for_phone_keyboards() -> None:
+    from tui.screens.dialogs import LEARN_KEYS, LearnDialog
+
+    assert await dialog_result(LearnDialog(), "q") == [None]
+    assert "q or esc: back" in LEARN_KEYS
+
+
+async def test_the_create_dialog_has_buttons_for_a_keyboard_without_ctrl_or_esc() -> None:
+    from tui.screens.dialogs import CreateDialog
+
+    results: list[Any] = []
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(CreateDialog("catchy"), results.append)
+
+    for button in ("cancel", "create"):
+        app = Host()
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app.screen.query_one(f"#{button}", Button).focus()  # a tap on it, on a phone
+            await pilot.press("enter")
+            await pilot.pause()
+    assert results[0] is None and results[1] is not None and results[1].game == "catchy"
