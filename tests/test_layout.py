@@ -178,7 +178,8 @@ def test_readme_opens_with_the_play_and_test_commands() -> None:
     assert first_fence < first_section, "the commands must come before the tour"
     play, test = readme_fenced_lines()[:2]
     assert play.startswith("python3 -m venv .venv && ")
-    assert "pip install '.[ratings]'" in play  # a player gets the ratings (net/ratings.py)
+    # a player gets the ratings (net/ratings.py) and can serve browsers (net/web_gateway.py)
+    assert "pip install '.[ratings,web]'" in play
     assert "clowder " in play
     assert test.startswith("python3 -m venv .venv && ")
     assert ".[test]" in test

@@ -42,7 +42,7 @@ MOST_LINES = 4
 """Lines a coach says at once at most (advice or explanations)."""
 LONGEST = 160
 """A coach line at most: a very long player name or answer is cut to keep to it."""
-LEARN_REACTION_S = 2.0
+LEARN_REACTION_S = 1.4
 """A real-time bot's typical reaction at a coached table (``clowder learn``): slower than a
 person's (``engine.bots.DEFAULT_REACTION_S``), so a newcomer has time to read and act."""
 
