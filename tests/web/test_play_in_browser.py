@@ -175,3 +175,33 @@ async def test_a_phone_sized_page_reaches_a_table_with_plain_keys(
         assert max(len(line.rstrip()) for line in lines) <= PHONE.cols
         assert "Course" in text and "Pia" in text
         await context.close()
+
+
+async def test_a_browser_closed_mid_game_keeps_its_seat_and_comes_back_to_it(
+    browser: Browser, tmp_path: Path
+) -> None:
+    folder = shots(tmp_path)
+    async with served_table(tmp_path) as (host, gateway, table):
+        context = await new_context(browser, DESKTOP)
+        url = f"http://127.0.0.1:{gateway.port}/"
+        page = await open_terminal(context, url)
+        await newcomer_at_the_table(page, "Wendy")
+        await wait_for_text(page, "Your hand", timeout_s=30)
+        runner = host.runners[table]
+        seat = next(i for i, info in enumerate(runner.table.seats) if info.name == "Wendy")
+        await page.close()  # the tab closed mid-game (the browser keeps its cookie)
+        for _ in range(100):
+            if not runner.table.seats[seat].connected:
+                break
+            await asyncio.sleep(0.05)
+        assert not runner.table.seats[seat].connected
+        assert runner.table.seats[seat].human and runner.table.seats[seat].name == "Wendy"
+        page = await open_terminal(context, url)  # the same browser comes back
+        text = await wait_for_text(page, "Your hand", timeout_s=30)  # at its seat, no name asked
+        await screenshot(page, folder / "web-catchy-back.png")
+        assert "Wendy*" in text and runner.table.seats[seat].connected
+        stranger = await new_context(browser, DESKTOP)
+        other = await open_terminal(stranger, url)
+        await wait_for_text(other, "Your name", timeout_s=30)  # a new player, not Wendy
+        await stranger.close()
+        await context.close()
