@@ -645,11 +645,18 @@ class Katootsie(Game[KatootsieState]):
         state.tied = []
         if state.sudden:
             state.sudden_wins[seat] += len(letters)
+            won = (
+                "a sudden-death letter"
+                if len(letters) == 1
+                else f"{len(letters)} sudden-death letters"
+            )
+            tally = min(
+                state.sudden_wins[seat], SUDDEN_DEATH_WINS
+            )  # a tiebreak's stake can pass it
             state.record(
                 events,
                 "sudden_letter",
-                f"{state.name(seat)} wins a sudden-death letter "
-                f"({state.sudden_wins[seat]} of {SUDDEN_DEATH_WINS}).",
+                f"{state.name(seat)} wins {won} ({tally} of {SUDDEN_DEATH_WINS}).",
                 seat=seat,
             )
         else:

@@ -424,6 +424,11 @@ def test_rule_sudden_death_first_to_two_letters_with_a_fresh_pile_and_a_new_cate
     game.to_letter()
     game.answer(0, "")  # and a second: she wins
     assert game.state.winners == [1]
+    said = [event.text for event in game.events if event.kind == "sudden_letter"]
+    assert said[-2:] == [
+        "Bea wins a sudden-death letter (1 of 2).",
+        "Bea wins a sudden-death letter (2 of 2).",
+    ]
     outcome = GAME.outcome(game.state)
     assert outcome is not None and outcome.winners == (1,) and outcome.scores == (26, 26)
 
