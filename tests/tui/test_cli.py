@@ -163,3 +163,19 @@ def test_help_and_selfplay_do_not_load_the_ui_toolkit() -> None:
     statuses, loaded = json.loads(result.stdout.splitlines()[-1])
     assert statuses == [0, 0, 0]
     assert loaded == []
+
+
+def test_output_piped_into_a_reader_that_leaves_early_is_not_an_error() -> None:
+    """``clowder learn | head -1``: the pipe closes under the listing; no traceback."""
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "tui", "learn"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+    )
+    assert reader.stdout is not None and reader.stderr is not None
+    reader.stdout.close()  # the reader is gone before the first line
+    errors = reader.stderr.read().decode()
+    assert reader.wait(timeout=60) == 0
+    assert "Traceback" not in errors and "Broken pipe" not in errors, errors
