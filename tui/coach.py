@@ -37,7 +37,8 @@ PANEL_WIDTH = 28
 less the column's border and padding). A screen whose log is on the board (Katootsie!'s) has
 a wider panel: its coach passes its own width to :func:`fit`."""
 PANEL_ROWS = 6
-"""The panel's text rows (:data:`tui.widgets.coach.MOST_ROWS` less its top border)."""
+"""The panel's text rows at most (:class:`tui.widgets.coach.CoachPanel` adds its top border):
+at 80x24 the log below keeps a few rows."""
 MOST_LINES = 4
 """Lines a coach says at once at most (advice or explanations)."""
 LONGEST = 160

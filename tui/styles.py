@@ -11,3 +11,10 @@ from pathlib import Path
 
 TCSS_DIR = Path(__file__).resolve().parent
 """Where the ``.tcss`` style files live (``tui/``, shipped as package data)."""
+
+NARROW_BELOW = 64
+"""Columns under which the lobby and the tables are laid out for a phone held upright
+(``-narrow``, the class :data:`PHONE_BREAKPOINTS` gives a screen; the ``.tcss`` files
+stack the panes)."""
+PHONE_BREAKPOINTS: list[tuple[int, str]] = [(0, "-narrow"), (NARROW_BELOW, "-wide")]
+"""A screen's ``HORIZONTAL_BREAKPOINTS`` (Textual) for :data:`NARROW_BELOW`."""

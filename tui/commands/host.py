@@ -18,7 +18,7 @@ import socket
 import time
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from net import limits
 from tui.commands import UsageError
@@ -243,7 +243,6 @@ def run(args: argparse.Namespace) -> int:
 def ssh_access(args: argparse.Namespace) -> Access | None:
     """Who may come in by SSH (None without ``--ssh``); a usage error for a bad flag."""
     from net.ssh_access import (
-        SSH_CONNECTIONS_PER_SESSION,
         Access,
         AccessError,
         load_authorized_keys,
@@ -253,21 +252,7 @@ def ssh_access(args: argparse.Namespace) -> Access | None:
         if args.ssh_password is not None or args.ssh_keys is not None:
             raise UsageError("--ssh-password and --ssh-keys need --ssh")
         return None
-    if not 0 <= args.ssh < 65536:
-        raise UsageError(f"--ssh {args.ssh} is not a port number (0-65535)")
-    if args.ssh == args.port != 0:
-        raise UsageError(f"--ssh {args.ssh} is the game port too; choose another")
-    if args.ssh_sessions < 1:
-        raise UsageError(f"--ssh-sessions is a whole number of at least 1, not {args.ssh_sessions}")
-    needed = args.ssh_sessions * SSH_CONNECTIONS_PER_SESSION
-    if needed > args.limits.max_connections_per_address:
-        raise UsageError(
-            f"--ssh-sessions {args.ssh_sessions} needs {needed} game connections from this "
-            f"machine; raise --max-connections-per-address "
-            f"({args.limits.max_connections_per_address})"
-        )
-    if args.ssh_password == "":
-        raise UsageError("--ssh-password cannot be empty (leave it out for open access)")
+    check_door(args, "ssh", taken={"game": args.port}, sessions=args.ssh_sessions)
     try:
         keys = None if args.ssh_keys is None else load_authorized_keys(args.ssh_keys)
     except AccessError as error:
@@ -275,36 +260,66 @@ def ssh_access(args: argparse.Namespace) -> Access | None:
     return Access(password=args.ssh_password, keys=keys)
 
 
-def check_web(args: argparse.Namespace) -> None:
-    """The ``--web`` flags, checked before anything starts: a usage error for a bad one."""
+def check_door(
+    args: argparse.Namespace, door: str, *, taken: dict[str, int | None], sessions: int
+) -> None:
+    """What ``--ssh`` and ``--web`` share: a port number that is none of ``taken`` (this
+    host's other ports, by name), at least one session, a password that is not empty, and
+    room in the host's budget of connections from one address for ``sessions`` clients
+    running on this machine (SSH and web players alike connect from it)."""
     from net.ssh_access import SSH_CONNECTIONS_PER_SESSION
 
+    port, own = getattr(args, door), getattr(args, f"{door}_sessions")
+    if not 0 <= port < 65536:
+        raise UsageError(f"--{door} {port} is not a port number (0-65535)")
+    for what, other in taken.items():
+        if port != 0 and port == other:
+            raise UsageError(f"--{door} {port} is the {what} port too; choose another")
+    if own < 1:
+        raise UsageError(f"--{door}-sessions is a whole number of at least 1, not {own}")
+    if getattr(args, f"{door}_password") == "":
+        raise UsageError(f"--{door}-password cannot be empty (leave it out for open access)")
+    needed = sessions * SSH_CONNECTIONS_PER_SESSION
+    if needed > args.limits.max_connections_per_address:
+        others = " (with the other gateway's)" if sessions > own else ""
+        raise UsageError(
+            f"--{door}-sessions {own} needs {needed} game connections from this machine"
+            f"{others}; raise --max-connections-per-address "
+            f"({args.limits.max_connections_per_address})"
+        )
+
+
+def check_web(args: argparse.Namespace) -> None:
+    """The ``--web`` flags, checked before anything starts: a usage error for a bad one."""
     if args.web is None:
         if args.web_password is not None:
             raise UsageError("--web-password needs --web")
         return
-    if not 0 <= args.web < 65536:
-        raise UsageError(f"--web {args.web} is not a port number (0-65535)")
-    if args.web != 0 and args.web in (args.port, args.ssh):
-        raise UsageError(f"--web {args.web} is taken by another of this host's ports")
-    if args.web_sessions < 1:
-        raise UsageError(f"--web-sessions is a whole number of at least 1, not {args.web_sessions}")
-    if args.web_password == "":
-        raise UsageError("--web-password cannot be empty (leave it out for open access)")
     ssh_sessions = args.ssh_sessions if args.ssh is not None else 0
-    needed = (args.web_sessions + ssh_sessions) * SSH_CONNECTIONS_PER_SESSION
-    if needed > args.limits.max_connections_per_address:
-        raise UsageError(
-            f"--web-sessions {args.web_sessions} (with the SSH sessions) needs {needed} game "
-            "connections from this machine; raise --max-connections-per-address "
-            f"({args.limits.max_connections_per_address})"
-        )
+    taken = {"game": args.port, "SSH": args.ssh}
+    check_door(args, "web", taken=taken, sessions=args.web_sessions + ssh_sessions)
     try:
         from net.web_gateway import served_files
 
         served_files()
     except OSError as error:
         raise UsageError(str(error)) from None
+
+
+def gateway_settings(
+    args: argparse.Namespace, host: Host, state_dir: Path, door: str
+) -> dict[str, Any]:
+    """What the SSH and web gateways are both given: where their clients join this host,
+    where players' folders go, where they listen (``--ssh``/``--web``), how many at once."""
+    return {
+        "game_address": "127.0.0.1" if host.bind == "0.0.0.0" else host.bind,
+        "game_port": host.port,
+        "state_dir": state_dir,
+        "bind": args.bind,
+        "port": getattr(args, door),
+        "max_sessions": getattr(args, f"{door}_sessions"),
+        "log": log,
+    }
 
 
 async def start_web(args: argparse.Namespace, host: Host, state_dir: Path) -> WebGateway | None:
@@ -314,14 +329,7 @@ async def start_web(args: argparse.Namespace, host: Host, state_dir: Path) -> We
     from net.web_gateway import WebGateway
 
     gateway = WebGateway(
-        game_address="127.0.0.1" if host.bind == "0.0.0.0" else host.bind,
-        game_port=host.port,
-        state_dir=state_dir,
-        bind=args.bind,
-        port=args.web,
-        password=args.web_password,
-        max_sessions=args.web_sessions,
-        log=log,
+        **gateway_settings(args, host, state_dir, "web"), password=args.web_password
     )
     await gateway.start()
     return gateway
@@ -333,16 +341,7 @@ async def start_ssh(args: argparse.Namespace, host: Host, state_dir: Path) -> Ss
         return None
     from net.ssh_gateway import SshGateway
 
-    gateway = SshGateway(
-        game_address="127.0.0.1" if host.bind == "0.0.0.0" else host.bind,
-        game_port=host.port,
-        state_dir=state_dir,
-        bind=args.bind,
-        port=args.ssh,
-        access=args.ssh_access,
-        max_sessions=args.ssh_sessions,
-        log=log,
-    )
+    gateway = SshGateway(**gateway_settings(args, host, state_dir, "ssh"), access=args.ssh_access)
     await gateway.start()
     return gateway
 

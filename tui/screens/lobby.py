@@ -25,7 +25,7 @@ from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.text import clean_text
-from tui.styles import TCSS_DIR
+from tui.styles import NARROW_BELOW, PHONE_BREAKPOINTS, TCSS_DIR
 from tui.widgets.wins import HostWins
 
 if TYPE_CHECKING:
@@ -149,17 +149,12 @@ COLUMNS = (("id", 3), ("game", 10), ("players", PLAYERS_WIDTH), ("status", 16))
 NARROW_PLAYERS_WIDTH = 8
 NARROW_COLUMNS = (("id", 3), ("game", 10), ("players", NARROW_PLAYERS_WIDTH), ("status", 14))
 """The same in a phone's 48 columns (:data:`NARROW_BELOW`), the panes one above the other."""
-NARROW_BELOW = 64
-"""Columns under which the lobby is laid out for a phone held upright."""
 
 
 class LobbyScreen(Screen[None]):
     """Hosts on the left, the highlighted host's tables on the right (a phone: above)."""
 
-    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012 - Textual declares it without ClassVar
-        (0, "-narrow"),
-        (NARROW_BELOW, "-wide"),
-    ]
+    HORIZONTAL_BREAKPOINTS = PHONE_BREAKPOINTS
 
     CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "lobby.tcss"]
 

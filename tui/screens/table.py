@@ -40,7 +40,7 @@ from engine import registry
 from engine.core import BaseView
 from net.text import clean_text
 from tui.coach import Coach
-from tui.styles import TCSS_DIR
+from tui.styles import PHONE_BREAKPOINTS, TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
 from tui.widgets.coach import CoachPanel, coach_line
 from tui.widgets.connection import ConnectionLine
@@ -57,8 +57,6 @@ COMPACT_NAME = 11
 COMPACT_COLUMN = 27
 """Two ratings to a line: names cut to 11 characters, each entry in 27 of the results'
 54 columns left of the scroll bar (``Mathilda-R…: 1,601 (+101)`` is 25)."""
-NARROW_BELOW = 64
-"""Columns under which a table is drawn for a phone (:attr:`TableScreen.HORIZONTAL_BREAKPOINTS`)."""
 WIDE_ENOUGH_FOR_CODE = 76
 """The waiting room draws the web address's QR code (29 columns) beside its text from this
 width on; narrower (a phone), the address alone."""
@@ -91,11 +89,8 @@ class TableScreen(Screen[None], Generic[V]):
     """Base of every game's table: waiting room, prompt, connection line, rules and results."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss"]
-    HORIZONTAL_BREAKPOINTS = [  # noqa: RUF012 - Textual declares it without ClassVar
-        (0, "-narrow"),
-        (NARROW_BELOW, "-wide"),
-    ]
-    """Under :data:`NARROW_BELOW` columns (a phone held upright) the screen has the class
+    HORIZONTAL_BREAKPOINTS = PHONE_BREAKPOINTS
+    """Under :data:`tui.styles.NARROW_BELOW` columns (a phone held upright) the screen has the class
     ``-narrow``, and ``table.tcss`` puts the side column (scores, log) under the board."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -444,6 +439,11 @@ class TableScreen(Screen[None], Generic[V]):
             f"Waiting for the table to fill · {self.leave_key} leaves"
         )
 
+    @property
+    def place_address(self) -> str:
+        """The host part of :attr:`place` (``192.168.1.20`` of ``192.168.1.20:7707``)."""
+        return self.place.rsplit(":", 1)[0]
+
     def ways_in(self) -> list[str]:
         """How friends join this table: ``clowder join``, and the host's SSH gateway and web
         page when it has them (its ``welcome`` said so)."""
@@ -451,7 +451,7 @@ class TableScreen(Screen[None], Generic[V]):
             return []
         from net.discovery import ssh_command, web_url
 
-        address = self.place.rsplit(":", 1)[0]
+        address = self.place_address
         ssh, web = self.doors
         lines = ["", f"Join with Clowder: clowder join {self.place}"]
         if ssh is not None:
@@ -470,7 +470,7 @@ class TableScreen(Screen[None], Generic[V]):
         from net.discovery import web_url
         from tui.widgets.qr import qr_text
 
-        code = qr_text(web_url(self.place.rsplit(":", 1)[0], web))
+        code = qr_text(web_url(self.place_address, web))
         if code is None:
             return text
         grid = Table.grid(padding=(0, 2))

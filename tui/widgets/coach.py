@@ -15,10 +15,10 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from net.text import clean_text
+from tui.coach import PANEL_ROWS
 
-MOST_ROWS = 7
-"""The panel's height at most, its top border (and title) included: at 80x24 the log
-below keeps a few rows."""
+MOST_ROWS = PANEL_ROWS + 1
+"""The panel's height at most: its text rows and its top border (which carries the title)."""
 MARK = "Coach: "
 
 
