@@ -29,7 +29,7 @@ from engine.core import (
     clone,
     replay,
 )
-from net.framing import CLIENT_LIMITS, HOST_LIMITS, decode_body, encode_frame
+from net.wire.framing import CLIENT_LIMITS, HOST_LIMITS, decode_body, encode_frame
 from tests.secrecy import strings
 
 NAMES = ("Ann", "Bea", "Cy", "Dot", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou")
@@ -269,7 +269,7 @@ def check_view(
     if not game.realtime or outcome is not None:
         assert reveal is None
     # Inside a message map, as the host sends it: the host trusts a view's depth and types
-    # (net.framing.encode_shaped_frame) because this check passes for every game.
+    # (net.wire.framing.encode_shaped_frame) because this check passes for every game.
     wired = on_the_wire({"view": view})["view"] if frame else packed_round_trip(view)
     assert wired == view, f"{game.name}: the view changes on the wire"
     return view

@@ -80,7 +80,9 @@ def forbidden_imports(package: str, forbidden: set[str]) -> list[str]:
 
 def test_the_import_scanner_sees_every_form_of_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text("import time\nimport net.host as h\nfrom tui import cli\nfrom . import x\n")
+    sample.write_text(
+        "import time\nimport net.doors.host as h\nfrom tui import cli\nfrom . import x\n"
+    )
     found = [module for _, module in imported_modules(sample)]
     assert found == ["time", "net", "tui"]
 
@@ -178,7 +180,8 @@ def test_readme_opens_with_the_play_and_test_commands() -> None:
     assert first_fence < first_section, "the commands must come before the tour"
     play, test = readme_fenced_lines()[:2]
     assert play.startswith("python3 -m venv .venv && ")
-    # a player gets the ratings (net/ratings.py) and can serve browsers (net/web_gateway.py)
+    # a player gets the ratings (net/store/ratings.py) and can serve browsers
+    # (net/doors/web_gateway.py)
     assert "pip install '.[ratings,web]'" in play
     assert "clowder " in play
     assert test.startswith("python3 -m venv .venv && ")
@@ -223,31 +226,223 @@ def test_top_level_layout_is_exactly_as_designed() -> None:
     assert TOP_LEVEL - present == set(), "missing top-level entries"
 
 
-CORE_FORBIDDEN = {"asyncio", "socket", "selectors", "time", "zeroconf", "asyncssh", "tui"}
-"""What the host core (``net/core``) never imports: it is driven by explicit time, not a loop."""
+ROOMS = ("wire", "core", "store", "doors", "client")
+"""``net``'s rooms (DESIGN.md, "Layout"; each room's ``__init__`` says what it is)."""
+
+ROOM_MAY_IMPORT: dict[str, set[str]] = {
+    "wire": set(),
+    "core": {"wire", "store"},
+    "store": {"wire"},
+    "doors": {"wire", "core", "store"},
+    "client": {"wire"},
+}
+"""The other rooms each room may import: ``wire`` uses nothing of ``net``, the core and the
+store stay below the doors, and a client needs only the wire."""
+
+CROSSINGS_ALLOWED = {("net/doors/advertise.py", "net.client.discovery")}
+"""Imports across the rules above, each with its reason. Advertising (doors) and browsing
+(client) share one mDNS module: one TXT record format, one choice of interfaces and one
+way of starting zeroconf; putting those in the wire would bring sockets into it."""
+
+LOOP_AND_SOCKETS = {"asyncio", "socket", "selectors", "asyncssh", "zeroconf", "aiohttp", "ifaddr"}
+"""Event loops, sockets and the libraries built on them: the doors' and the client's business."""
+
+ROOM_FORBIDDEN: dict[str, set[str]] = {
+    "wire": LOOP_AND_SOCKETS | {"tui", "os", "pathlib", "subprocess", "tempfile", "time"},
+    "core": LOOP_AND_SOCKETS | {"tui", "os", "subprocess", "tempfile", "time"},
+    "store": LOOP_AND_SOCKETS | {"tui", "subprocess", "time"},
+    "doors": {"tui"},
+    "client": {"tui"},
+}
+"""What each room never imports. The core is driven by explicit time, not a loop or a clock;
+the wire does no I/O at all; the store reads and writes files, nothing else."""
 
 
-def test_the_host_core_imports_no_event_loop_socket_or_clock() -> None:
-    assert python_files("net/core"), "no host core modules found"
-    assert forbidden_imports("net/core", CORE_FORBIDDEN) == []
+def room_of(module: str) -> str | None:
+    """The room of a dotted ``net.<room>...`` module name (``None`` for anything else)."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "net" and len(parts) > 1 and parts[1] in ROOMS else None
 
 
-def test_importing_the_host_core_loads_no_event_loop_or_socket() -> None:
+PACKAGES = {"engine", "net", "tui"}
+
+
+def dotted_imports(path: Path) -> Iterator[tuple[int, str]]:
+    """``(line, dotted module)`` for every absolute import in ``path`` (``from net import
+    doors`` counts as ``net.doors``, so a room or module named in the import list of a
+    top-level package is seen too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in PACKAGES:
+            for alias in node.names:
+                yield node.lineno, f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.lineno, node.module
+
+
+def crossings(root: Path = ROOT) -> list[str]:
+    """Every import from one room of ``net`` into a room it may not use."""
+    found = []
+    for room in ROOMS:
+        for path in sorted((root / "net" / room).rglob("*.py")):
+            shown = path.relative_to(root).as_posix()
+            for line, module in dotted_imports(path):
+                target = room_of(module)
+                allowed = ROOM_MAY_IMPORT[room] | {room}
+                if target is None or target in allowed:
+                    continue
+                if any(
+                    shown == where and module.startswith(what) for where, what in CROSSINGS_ALLOWED
+                ):
+                    continue
+                found.append(f"{shown}:{line} ({room}) imports {module} ({target})")
+    return found
+
+
+def test_every_module_of_net_lives_in_a_room() -> None:
+    loose = sorted(path.name for path in (ROOT / "net").glob("*.py") if path.name != "__init__.py")
+    assert loose == []
+    assert {path.name for path in (ROOT / "net").iterdir() if path.is_dir()} - {
+        "__pycache__"
+    } == set(ROOMS)
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_each_room_says_what_it_is_and_what_it_may_import(room: str) -> None:
+    text = (ROOT / "net" / room / "__init__.py").read_text(encoding="utf-8")
+    tree = ast.parse(text)
+    docstring = ast.get_docstring(tree)
+    assert docstring, f"net/{room}/__init__.py has no docstring"
+    assert "import" in docstring
+
+
+def test_rooms_import_only_the_rooms_they_may() -> None:
+    assert crossings() == []
+
+
+def test_a_planted_wrong_import_across_rooms_is_caught(tmp_path: Path) -> None:
+    for room in ROOMS:
+        (tmp_path / "net" / room).mkdir(parents=True)
+    (tmp_path / "net" / "wire" / "framing.py").write_text("from net.core.table import X\n")
+    (tmp_path / "net" / "store" / "journal.py").write_text("from net.core.limits import Y\n")
+    (tmp_path / "net" / "core" / "table.py").write_text("from net import doors\n")
+    (tmp_path / "net" / "client" / "client.py").write_text("import net.core.host\n")
+    (tmp_path / "net" / "doors" / "host.py").write_text("from net.client.discovery import Z\n")
+    (tmp_path / "net" / "doors" / "advertise.py").write_text("from net.client.discovery import Z\n")
+    assert crossings(tmp_path) == [
+        "net/wire/framing.py:1 (wire) imports net.core.table (core)",
+        "net/core/table.py:1 (core) imports net.doors (doors)",
+        "net/store/journal.py:1 (store) imports net.core.limits (core)",
+        "net/doors/host.py:1 (doors) imports net.client.discovery (client)",
+        "net/client/client.py:1 (client) imports net.core.host (core)",
+    ]
+
+
+@pytest.mark.parametrize("room", ROOMS)
+def test_each_room_imports_nothing_it_must_not(room: str) -> None:
+    assert python_files(f"net/{room}"), f"net/{room} has no modules"
+    assert forbidden_imports(f"net/{room}", ROOM_FORBIDDEN[room]) == []
+
+
+def test_only_the_doors_and_the_client_use_an_event_loop_or_sockets() -> None:
+    users = {
+        path.relative_to(ROOT).parts[1]
+        for path in python_files("net")
+        for _, module in imported_modules(path)
+        if module in LOOP_AND_SOCKETS
+    }
+    assert users == {"doors", "client"}
+
+
+def test_importing_the_wire_the_core_and_the_store_loads_no_event_loop_or_socket() -> None:
     script = (
-        "import json, sys\nimport net.core.host, net.core.store\n"
+        "import importlib, json, pkgutil, sys\n"
+        "import net.wire, net.core, net.store\n"
+        "for package in (net.wire, net.core, net.store):\n"
+        "    prefix = package.__name__ + '.'\n"
+        "    for item in pkgutil.walk_packages(package.__path__, prefix):\n"
+        "        importlib.import_module(item.name)\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    top_levels = {module.split(".")[0] for module in json.loads(result.stdout)}
-    assert top_levels & (CORE_FORBIDDEN - {"time"}) == set()
+    loaded = json.loads(result.stdout)
+    assert "net.core.host" in loaded
+    assert "net.store.journal" in loaded
+    top_levels = {module.split(".")[0] for module in loaded}
+    assert top_levels & (LOOP_AND_SOCKETS | {"tui", "textual"}) == set()
+
+
+ENGINE_CORE_MAY_IMPORT: dict[str, set[str]] = {
+    "errors": set(),
+    "rng": set(),
+    "copying": set(),
+    "state": {"rng"},
+    "options": {"errors"},
+    "actions": {"errors", "state"},
+    "game": {"copying", "errors", "options", "rng", "state"},
+}
+"""``engine/core``'s modules and the others each may import: the contract (``game``) on top,
+the errors, the generator and the copier at the bottom; ``__init__`` re-exports them all.
+Nothing in ``engine/core`` imports the rest of the engine (games, bots, the registry)."""
+
+
+def engine_core_crossings(root: Path = ROOT) -> list[str]:
+    """Every import in ``engine/core`` that breaks :data:`ENGINE_CORE_MAY_IMPORT`."""
+    found = []
+    folder = root / "engine" / "core"
+    for path in sorted(folder.glob("*.py")):
+        name = path.stem
+        allowed = (
+            set(ENGINE_CORE_MAY_IMPORT) if name == "__init__" else ENGINE_CORE_MAY_IMPORT[name]
+        )
+        for line, module in dotted_imports(path):
+            parts = module.split(".")
+            if parts[0] != "engine":
+                continue
+            inside = parts[:2] == ["engine", "core"] and len(parts) > 2
+            if not inside or parts[2] not in allowed:
+                found.append(f"engine/core/{path.name}:{line} imports {module}")
+    return found
+
+
+def test_engine_core_is_one_module_per_concern() -> None:
+    modules = {path.stem for path in (ROOT / "engine" / "core").glob("*.py")} - {"__init__"}
+    assert modules == set(ENGINE_CORE_MAY_IMPORT)
+
+
+def test_engine_core_modules_import_only_those_below_them() -> None:
+    assert engine_core_crossings() == []
+
+
+def test_a_planted_wrong_import_in_engine_core_is_caught(tmp_path: Path) -> None:
+    folder = tmp_path / "engine" / "core"
+    folder.mkdir(parents=True)
+    (folder / "rng.py").write_text("from engine.core.state import GameState\n")
+    (folder / "errors.py").write_text("from engine import registry\n")
+    (folder / "game.py").write_text("from engine.core.errors import IllegalAction\n")
+    assert engine_core_crossings(tmp_path) == [
+        "engine/core/errors.py:1 imports engine.registry",
+        "engine/core/rng.py:1 imports engine.core.state",
+    ]
+
+
+def test_engine_core_still_exports_the_whole_contract() -> None:
+    import engine.core
+
+    for name in ("Game", "GameState", "Event", "Rng", "IllegalAction", "Option", "clone", "replay"):
+        assert hasattr(engine.core, name), name
+    assert len(set(engine.core.__all__)) == len(engine.core.__all__)
 
 
 def test_the_host_core_plays_a_game_without_reading_a_clock(
     no_clock_no_global_random: None,
 ) -> None:
-    from net.messages import Act, Join
+    from net.wire.messages import Act, Join
     from tests.net.core_driver import CoreDriver
 
     driver = CoreDriver(rng=random.Random(5), bot_delay_s=0.5)

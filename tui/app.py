@@ -1,7 +1,7 @@
 """The Clowder app: lobby, tables and the connections behind them.
 
 Screens never touch the network. This app owns it: the LAN browser, one
-short-lived :class:`net.client.Client` per host to list its tables, the
+short-lived :class:`net.client.client.Client` per host to list its tables, the
 embedded host (:mod:`tui.hosting`) when the player opens a table, and one
 reconnecting client for the table the player sits at, whose incoming
 messages one worker pumps to the table screen (views, presence, errors,
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from net.text import clean_data, clean_text
+from net.wire.text import clean_data, clean_text
 from tui.config import Settings
 from tui.screens.lobby import HostEntry, LobbyScreen
 from tui.seats import HeldSeat, SeatStore
@@ -31,9 +31,9 @@ from tui.styles import TCSS_DIR
 # the host, LAN discovery (zeroconf), the games and their table screens are imported
 # where they are first used: the lobby is drawn before they load.
 if TYPE_CHECKING:
-    from net.client import Client
-    from net.discovery import HostEvent
-    from net.messages import Joined
+    from net.client.client import Client
+    from net.client.discovery import HostEvent
+    from net.wire.messages import Joined
     from tui.hosting import EmbeddedHost
     from tui.screens.dialogs import NewTable
     from tui.screens.realtime import RealtimeTable
@@ -50,7 +50,8 @@ LOOPBACK = "127.0.0.1"
 
 
 class HostSource(Protocol):
-    """Where the lobby learns about hosts: :class:`net.discovery.Browser`, or a fake in tests."""
+    """Where the lobby learns about hosts: :class:`net.client.discovery.Browser`, or a fake in
+    tests."""
 
     async def start(self) -> None: ...
 
@@ -60,7 +61,7 @@ class HostSource(Protocol):
 
 
 def lan_browser() -> HostSource:
-    from net.discovery import Browser
+    from net.client.discovery import Browser
 
     return Browser()
 
@@ -189,7 +190,7 @@ class ClowderApp(App[int]):
 
     def _client(self, endpoint: tuple[str, int], **options: Any) -> Client:
         """A connection to a host as this player (name and player key)."""
-        from net.client import Client
+        from net.client.client import Client
 
         key, made = self.settings.key_for(self.player)
         if made:  # once per name: kept, so every host knows this player again
@@ -216,7 +217,7 @@ class ClowderApp(App[int]):
 
     async def _start_play(self, request: PlayRequest) -> None:
         from engine import registry
-        from net.tables import TableError, fixed_deal_options
+        from net.core.tables import TableError, fixed_deal_options
         from tui.hosting import EVERYWHERE
 
         game = registry.get(request.game)
@@ -295,7 +296,7 @@ class ClowderApp(App[int]):
         """Connect to ``endpoint``, join ``table`` and show it; False (and say why) on failure.
 
         ``coach``: the screen coaches the player through the game (:mod:`tui.coach`)."""
-        from net.client import ClientError
+        from net.client.client import ClientError
         from tui.games import NoScreen, coach_class, screen_class
 
         try:
@@ -342,8 +343,8 @@ class ClowderApp(App[int]):
         The host answers a token with ``joined`` (and the full view after it), or with
         ``bad_token``; what comes before either is of no use yet.
         """
-        from net.client import ClientError
-        from net.messages import Error, Joined
+        from net.client.client import ClientError
+        from net.wire.messages import Error, Joined
 
         loop = asyncio.get_running_loop()
         deadline = loop.time() + RETURN_TIMEOUT_S
@@ -362,15 +363,15 @@ class ClowderApp(App[int]):
 
     async def _pump(self, client: Client) -> None:
         """Hand every message for our table to its screen, in order."""
-        from net.client import ConnectionState
-        from net.messages import Chat, ChatRule, Error, Presence, View
+        from net.client.client import ConnectionState
+        from net.wire.messages import Chat, ChatRule, Error, Presence, View
 
         while True:
             message = await client.incoming.get()
             seat = self.at_table
             if seat is None or seat.client is not client:
                 return
-            # Everything the host sends is cleaned before a screen draws it (net.text).
+            # Everything the host sends is cleaned before a screen draws it (net.wire.text).
             if isinstance(message, View) and message.table == seat.table:
                 over = message.view is not None and message.view.get("outcome") is not None
                 if over and seat.host:
@@ -405,7 +406,7 @@ class ClowderApp(App[int]):
 
     async def _from_table(self, send: Callable[[AtTable], Awaitable[None]]) -> None:
         """Send something for the table we are at; the host's refusal goes to its prompt."""
-        from net.client import ClientError
+        from net.client.client import ClientError
 
         seat = self.at_table
         if seat is None:
@@ -416,15 +417,15 @@ class ClowderApp(App[int]):
             seat.screen.refused(clean_text(error.message))
 
     async def on_table_screen_say(self, message: TableScreen.Say) -> None:
-        """A chat line for the host (net.chat): never a game action."""
+        """A chat line for the host (net.core.chat): never a game action."""
         await self._from_table(lambda seat: seat.client.chat(seat.table, message.text))
 
     async def on_table_screen_set_chat_rule(self, message: TableScreen.SetChatRule) -> None:
-        """A player hides or shows the spectators' chat (net.chat.set_rule)."""
+        """A player hides or shows the spectators' chat (net.core.chat.set_rule)."""
         await self._from_table(lambda seat: seat.client.chat_rule(seat.table, message.rule))
 
     async def on_table_screen_act(self, message: TableScreen.Act) -> None:
-        from net.client import ClientError
+        from net.client.client import ClientError
 
         seat = self.at_table
         if seat is None:
@@ -447,7 +448,7 @@ class ClowderApp(App[int]):
     async def on_realtime_table_typing(self, message: RealtimeTable.Typing) -> None:
         """A typing run started on a real-time table's answer line (Katootsie!'s): send the
         host a typing notice."""
-        from net.client import ClientError
+        from net.client.client import ClientError
 
         seat = self.at_table
         if seat is None:
@@ -466,7 +467,7 @@ class ClowderApp(App[int]):
         return view is not None and view["outcome"] is None
 
     async def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
-        from net.client import ClientError
+        from net.client.client import ClientError
         from tui.screens.leave import LeaveDialog
         from tui.screens.table import TableScreen
 
@@ -524,7 +525,7 @@ class ClowderApp(App[int]):
             self.run_worker(self._browse(factory), group="discovery")
 
     async def _browse(self, factory: Callable[[], HostSource]) -> None:
-        from net.discovery import DiscoveryError
+        from net.client.discovery import DiscoveryError
 
         source = self._source = factory()
         try:
@@ -539,7 +540,7 @@ class ClowderApp(App[int]):
             self._host_event(event)
 
     def _host_event(self, event: HostEvent) -> None:
-        from net.discovery import ChangeKind
+        from net.client.discovery import ChangeKind
 
         info = event.host
         advertiser = self.embedded.advertiser if self.embedded is not None else None
@@ -568,7 +569,7 @@ class ClowderApp(App[int]):
 
     async def _list_selected(self) -> None:
         """Ask the highlighted host for its tables (while the lobby is on screen)."""
-        from net.client import Client, ClientError
+        from net.client.client import Client, ClientError
         from tui.widgets.wins import fetch_wins
 
         lobby = self.lobby
@@ -644,7 +645,7 @@ class ClowderApp(App[int]):
         )
 
     async def on_lobby_screen_create(self, message: LobbyScreen.Create) -> None:
-        from net.tables import TableError
+        from net.core.tables import TableError
         from tui.hosting import EVERYWHERE
 
         new: NewTable = message.new_table
@@ -677,7 +678,7 @@ class ClowderApp(App[int]):
 
     async def _create_on(self, endpoint: tuple[str, int], new: NewTable) -> None:
         """Create ``new`` on the host at ``endpoint`` (not in this process) and sit there."""
-        from net.client import ClientError
+        from net.client.client import ClientError
 
         client = self._client(endpoint)
         try:

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from engine.core import BaseView
-from net.text import clean_text
+from net.wire.text import clean_text
 from tui.log_window import new_lines
 
 V = TypeVar("V", bound=BaseView)

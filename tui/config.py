@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from net.text import describe, unsafe_char
+from net.wire.text import describe, unsafe_char
 
 CONFIG_DIR_ENV = "CLOWDER_CONFIG_DIR"
 CONFIG_FILE = "config.json"

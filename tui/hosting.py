@@ -1,9 +1,9 @@
 """The host a player's own Clowder runs for the tables they open (in the same event loop).
 
-``clowder play`` and the lobby's "create" start a :class:`net.host.Host`
+``clowder play`` and the lobby's "create" start a :class:`net.doors.host.Host`
 here, so friends can join this player's table while they play on it. When
 the table is meant for others too it listens on every interface and is
-advertised on the LAN (:class:`net.discovery.Advertiser`); a solo game
+advertised on the LAN (:class:`net.client.discovery.Advertiser`); a solo game
 against bots listens on loopback only and is not advertised.
 """
 
@@ -14,11 +14,11 @@ import contextlib
 from collections import deque
 
 from engine import registry
-from net.advertise import advertised_tables
+from net.client.discovery import Advertiser, DiscoveryError
 from net.core.table import BOT_DELAY_S
-from net.discovery import Advertiser, DiscoveryError
-from net.host import DEFAULT_PORT, Host
-from net.messages import PROTOCOL_VERSION
+from net.doors.advertise import advertised_tables
+from net.doors.host import DEFAULT_PORT, Host
+from net.wire.messages import PROTOCOL_VERSION
 
 LOOPBACK = "127.0.0.1"
 EVERYWHERE = "0.0.0.0"

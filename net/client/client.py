@@ -1,6 +1,6 @@
 """A Clowder client: connect, handshake, send intents, receive views, stay connected.
 
-The asyncio adapter around :class:`~net.protocol.ClientProtocol`. Requests
+The asyncio adapter around :class:`~net.wire.protocol.ClientProtocol`. Requests
 that have an answer (``list_tables``, ``create_table``, ``join``, ``leave``)
 are awaited: each carries a ``ref`` the host echoes in its reply or error.
 Everything else the host sends (views, presence, errors about actions) lands
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from net.messages import (
+from net.wire.messages import (
     PROTOCOL_VERSION,
     Act,
     Chat,
@@ -52,7 +52,7 @@ from net.messages import (
     Typing,
     Welcome,
 )
-from net.protocol import ClientProtocol, MessageReceived, ProtocolError
+from net.wire.protocol import ClientProtocol, MessageReceived, ProtocolError
 
 READ_CHUNK = 65536
 PING_INTERVAL_S = 1.0
@@ -237,17 +237,17 @@ class Client:
         self._send(ChatRule(table=table, spectator_chat="hidden" if rule == "hidden" else "shown"))
 
     async def get_scores(self) -> dict[str, Any]:
-        """The host's scoreboard (``net.scoreboard.Scoreboard.summary``)."""
+        """The host's scoreboard (``net.store.scoreboard.Scoreboard.summary``)."""
         reply = await self._request(GetScores(ref=next(self._refs)), Scores)
         return reply.scores
 
     async def list_replays(self) -> list[dict[str, Any]]:
-        """The finished games the host keeps (``net.replays.summary`` maps), newest first."""
+        """The finished games the host keeps (``net.store.replays.summary`` maps), newest first."""
         reply = await self._request(ListReplays(ref=next(self._refs)), Replays)
         return reply.replays
 
     async def get_replay(self, table: str) -> dict[str, Any]:
-        """One finished game's record (``net.replays.GameRecord.to_data``)."""
+        """One finished game's record (``net.store.replays.GameRecord.to_data``)."""
         reply = await self._request(GetReplay(table=table, ref=next(self._refs)), Replay)
         return reply.replay
 

@@ -8,7 +8,7 @@ always works without it, since multicast is often blocked.
 TXT record (every ``key=value`` string fits the 255-byte DNS limit; values
 are cut at whole items, never mid-item)::
 
-    pv=1                        protocol version (net.protocol)
+    pv=1                        protocol version (net.wire.protocol)
     name=Bea's laptop           host name shown in lobbies
     games=catchy,blackcat       games the host offers
     tables=3                    tables on the host, full or not

@@ -1,6 +1,6 @@
 """Bots that play over the network, as a remote player would (``clowder bot``).
 
-Each bot is an ordinary :class:`~net.client.Client`: it joins a table, gets
+Each bot is an ordinary :class:`~net.client.client.Client`: it joins a table, gets
 its seat's view and nothing else, and sends the action its engine bot picks.
 They exist for LAN tests and soak runs, and to fill seats from another box.
 
@@ -24,8 +24,8 @@ from typing import Any
 
 from engine import registry
 from engine.bots import default_bot, make_bot
-from net.client import Client, ClientError, ConnectionState
-from net.messages import Error, Message, View
+from net.client.client import Client, ClientError, ConnectionState
+from net.wire.messages import Error, Message, View
 
 DEFAULT_DELAY_S = 0.3
 

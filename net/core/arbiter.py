@@ -548,7 +548,7 @@ class Arbiter:
         """Check a typing notice as a claim would be checked: its credited reaction, or why not.
 
         Nothing is recorded: a notice only announces the stamps of an answer
-        still being typed (the host keeps it, :mod:`net.realtime`).
+        still being typed (the host keeps it, :mod:`net.core.realtime`).
         """
         checked = self._check(reveal_id, seat, reaction_ns, arrived_ns, None, record=False)
         return checked if isinstance(checked, Refused) else checked[2]

@@ -2,7 +2,7 @@
 
 Chat is not a game action: it never reaches the engine. The host checks a
 line (:func:`clean_line`: trimmed, 1 to :data:`MAX_CHAT` characters; unsafe
-characters were already refused by :func:`net.messages.parse` for every
+characters were already refused by :func:`net.wire.messages.parse` for every
 client string), spends the speaker's :class:`ChatBudget`, journals it as a
 ``chat`` record (a note: restore steps over it, replays show it) and
 forwards it to whoever may hear it (:func:`hears`).
@@ -98,7 +98,7 @@ def hears(listener_seat: int | None, speaker_seat: int | None, hidden: bool, gam
 
 
 def record(seat: int | None, name: str, text: str, now: float) -> dict[str, Any]:
-    """The journal record of a chat line (a note: ``net.replays.NOTE_KINDS``)."""
+    """The journal record of a chat line (a note: ``net.store.replays.NOTE_KINDS``)."""
     return {"r": "chat", "seat": seat, "name": name, "text": text, "now": now}
 
 
@@ -131,7 +131,7 @@ def say(runner: Any, speaker: Any, text: str, now: float) -> dict[str, Any]:
     Checked, budgeted, journaled, then sent to whoever hears it; returns the record.
     Raises :class:`ChatRefused`.
     """
-    from net.messages import Chat
+    from net.wire.messages import Chat
 
     line = clean_line(text)
     budget = _BUDGETS.setdefault(speaker, ChatBudget())
@@ -175,7 +175,7 @@ def set_rule(runner: Any, setter: Any, rule: str) -> dict[str, Any] | None:
 
 def tell_rule(runner: Any, peers: list[Any], seat: int | None, name: str | None) -> None:
     """Send the table's rule now to ``peers`` (with who set it, when someone did)."""
-    from net.messages import ChatRule
+    from net.wire.messages import ChatRule
 
     rule: Literal["shown", "hidden"] = "hidden" if runner.spectator_chat == "hidden" else "shown"
     message = ChatRule(table=runner.table.id, spectator_chat=rule, name=name, seat=seat)

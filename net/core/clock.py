@@ -27,7 +27,7 @@ slow ones carry large asymmetric errors) and extrapolates from the best sample
 along it. The fit is simply redone whenever the window slides, which keeps it
 simple and follows a rate that changes with temperature.
 
-The arbiter (:mod:`net.arbiter`) only needs the round trip and its jitter:
+The arbiter (:mod:`net.core.arbiter`) only needs the round trip and its jitter:
 reaction times are measured on one machine, so no clock is ever compared.
 Offset and drift serve to map client stamps onto host time in logs, and to
 spot garbage: a sample whose offset contradicts the best sample's bounds

@@ -10,7 +10,7 @@ and the moment it must next be woken (:meth:`HostCore.next_deadline_ns`).
 It never reads a clock, never sleeps, never touches a socket, and draws its
 randomness (table seeds, seat tokens) from one source it is given.
 
-So the same code runs under two drivers: :class:`net.host.Host`, the asyncio
+So the same code runs under two drivers: :class:`net.doors.host.Host`, the asyncio
 adapter of ``clowder host`` and of a player's own TUI (sockets, the real
 clock, a state folder on disk), and the simulator in ``tests/sim``, which
 runs thousands of whole games of every game in one process on a seeded
@@ -48,14 +48,25 @@ from typing import Any
 from engine import registry
 from engine.bots import bot_levels, check_level
 from engine.core import IllegalAction
-from net import chat, replays
+from net.core import chat
+from net.core.limits import MESSAGES_PER_TURN, HostLimits
+from net.core.realtime import STAMPS_NEEDED
 from net.core.session import Session, SessionState
 from net.core.store import JournalSink, JournalStore
 from net.core.table import BOT_DELAY_S, START_COUNTDOWN_S, TableRunner
+from net.core.tables import (
+    DEFAULT_TAKEOVER_S,
+    CorruptJournal,
+    TableError,
+    create,
+    fixed_deal_options,
+    restore,
+)
 from net.core.timers import Timer, Timers
-from net.framing import HOST_LIMITS, with_field
-from net.limits import MESSAGES_PER_TURN, HostLimits
-from net.messages import (
+from net.store import replays
+from net.store.scoreboard import Scoreboard, player_id
+from net.wire.framing import HOST_LIMITS, with_field
+from net.wire.messages import (
     ERRORS,
     PROTOCOL_VERSION,
     Act,
@@ -81,17 +92,7 @@ from net.messages import (
     Typing,
     Welcome,
 )
-from net.protocol import MessageReceived, ProtocolError
-from net.realtime import STAMPS_NEEDED
-from net.scoreboard import Scoreboard, player_id
-from net.tables import (
-    DEFAULT_TAKEOVER_S,
-    CorruptJournal,
-    TableError,
-    create,
-    fixed_deal_options,
-    restore,
-)
+from net.wire.protocol import MessageReceived, ProtocolError
 
 PRESENCE_INTERVAL_S = 2.0
 """How often each table's presence (with the players' round trips) is sent out."""
@@ -178,14 +179,14 @@ class HostCore:
         self.doors = Doors()
         """Set by ``clowder host`` once its gateways listen."""
         self.limits = limits if limits is not None else HostLimits()
-        """The budgets and deadlines (:mod:`net.limits`)."""
+        """The budgets and deadlines (:mod:`net.core.limits`)."""
         self.connection_budget = (
             connection_budget if connection_budget is not None else self.limits.max_connections
         )
         """Connections taken at once (the adapter lowers it to fit the process's file limit)."""
         self.store = store
         self.scores = scores
-        """Players' results across games (net.scoreboard; ``None``: not kept)."""
+        """Players' results across games (net.store.scoreboard; ``None``: not kept)."""
         self._rng = rng
         """Where table seeds and seat tokens come from (``None``: the OS's secrets)."""
         self.allow_fixed_deck = allow_fixed_deck
@@ -954,7 +955,7 @@ class HostCore:
         runner.act(seat, message.action)
 
     def _chat(self, session: Session, message: Chat) -> None:
-        """A chat line (net.chat): not a game action, never seen by the engine."""
+        """A chat line (net.core.chat): not a game action, never seen by the engine."""
         runner = self._runner_for(message.table)
         if session.runner is not runner:
             raise TableError("not_at_table", f"You are not at table {message.table}")
@@ -964,7 +965,7 @@ class HostCore:
             raise TableError(error.code, str(error)) from None
 
     def _chat_rule(self, session: Session, message: ChatRule) -> None:
-        """A player hides or shows the spectators' chat (net.chat.set_rule)."""
+        """A player hides or shows the spectators' chat (net.core.chat.set_rule)."""
         runner = self._runner_for(message.table)
         if session.runner is not runner:
             raise TableError("not_at_table", f"You are not at table {message.table}")
@@ -974,7 +975,7 @@ class HostCore:
             raise TableError(error.code, str(error)) from None
 
     def _replays(self, session: Session, message: ListReplays | GetReplay) -> None:
-        """Finished games only (``net.replays``): a game under way is refused, for secrecy."""
+        """Finished games only (``net.store.replays``): a game under way is refused, for secrecy."""
         root = self.store.root if self.store is not None else None
         over = [i for i, r in self.tables.items() if r.table.outcome is not None]
         if isinstance(message, ListReplays):

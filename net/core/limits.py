@@ -23,7 +23,7 @@ told, with an ``error`` whose code says which (see PROTOCOL.md, "Limits"):
 File descriptors: each connection holds one; table journals do not hold
 one each, they share a bounded cache of open files
 (:attr:`HostLimits.max_open_journals`, least recently written closed
-first, see :class:`net.journal.OpenFiles`); :data:`FD_RESERVE` are kept for
+first, see :class:`net.store.journal.OpenFiles`); :data:`FD_RESERVE` are kept for
 everything else (standard streams, the listening socket, discovery's
 sockets, the event loop, a refusal's own short-lived socket).
 """
@@ -34,6 +34,8 @@ import math
 import resource
 from dataclasses import dataclass, fields
 from typing import Final
+
+from net.store.journal import MAX_OPEN_JOURNALS
 
 MAX_CONNECTIONS: Final = 2000
 """Connections one host serves at once (the file-descriptor budget may lower it)."""
@@ -46,9 +48,6 @@ MAX_TABLES: Final = 500
 
 MAX_TABLES_PER_CONNECTION: Final = 8
 """Tables not yet over that one connection created."""
-
-MAX_OPEN_JOURNALS: Final = 64
-"""Journal files kept open at once; others are reopened on their next write."""
 
 FD_RESERVE: Final = 64
 """File descriptors kept for the process itself (see the module docstring)."""

@@ -1,6 +1,6 @@
 """Real-time moments at one table: the host's glue between a game's reveals and the arbiter.
 
-The arbiter (:mod:`net.arbiter`) decides who was first for one reveal; the
+The arbiter (:mod:`net.core.arbiter`) decides who was first for one reveal; the
 engine (e.g. Black Cat) only knows which card is on top and refuses a grab
 aimed at another. This module sits between them, without any I/O or clock
 of its own (every time is passed in), so the host's rules can be tested on
@@ -45,7 +45,7 @@ from typing import Any
 
 from engine.bots import DEFAULT_REACTION_S, Bot
 from engine.core import Action, Event, Seat
-from net.arbiter import (
+from net.core.arbiter import (
     Accepted,
     Arbiter,
     ClaimFigures,
@@ -56,8 +56,8 @@ from net.arbiter import (
     SeatLag,
     format_ms,
 )
-from net.messages import MAX_ERROR_TEXT
-from net.typed import TypingWatch
+from net.core.typed import TypingWatch
+from net.wire.messages import MAX_ERROR_TEXT
 
 MAX_BOT_REACTION_S = 60.0
 """A bot reaction above this is a bot bug; the default is used instead."""
@@ -333,7 +333,7 @@ class Referee:
         """Take a typing notice (``None``), or refuse it as the arbiter would refuse its claim.
 
         The answer that follows with the same stamps is credited against this
-        arrival; until it comes (at most :data:`net.typed.MAX_TYPING_NS`), a
+        arrival; until it comes (at most :data:`net.core.typed.MAX_TYPING_NS`), a
         decision that this seat could still win or tie waits for it. The
         caller checks first that the game takes notices (:attr:`typed_claims`).
         """

@@ -1,6 +1,6 @@
 """One client connection as the host core sees it: no socket, only bytes in and out.
 
-A :class:`Session` holds the connection's :class:`~net.protocol.HostProtocol`
+A :class:`Session` holds the connection's :class:`~net.wire.protocol.HostProtocol`
 (framing, limits, handshake), who it is (name, player key), where it sits,
 its clock estimate for the arbiter, and the pings in flight. It sends by
 queueing bytes in its protocol object; the core hands them to whoever drives
@@ -15,11 +15,11 @@ import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from net.clock import PING_INTERVAL_NS, ClockEstimate
-from net.limits import IDLE_UNANSWERED_PINGS, HostLimits
-from net.messages import Message, Ping, Pong
-from net.protocol import HostProtocol
-from net.realtime import rtt_only_sample
+from net.core.clock import PING_INTERVAL_NS, ClockEstimate
+from net.core.limits import IDLE_UNANSWERED_PINGS, HostLimits
+from net.core.realtime import rtt_only_sample
+from net.wire.messages import Message, Ping, Pong
+from net.wire.protocol import HostProtocol
 
 if TYPE_CHECKING:
     from net.core.table import TableRunner
@@ -62,7 +62,7 @@ class Session:
         self.closed = False
         self.name = "?"
         self.player: str | None = None
-        """A hash of the player's key from ``hello`` (net.scoreboard.player_id), if any."""
+        """A hash of the player's key from ``hello`` (net.store.scoreboard.player_id), if any."""
         self.runner: TableRunner | None = None
         self.clock = ClockEstimate()
         """This connection's round trip and jitter, for the real-time arbiter."""

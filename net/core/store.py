@@ -1,7 +1,7 @@
 """Where the host core keeps its tables' journals: a folder on disk, or memory.
 
 The core only appends records and, at start, reads them back; it does not
-care where they live. :class:`net.journal.StateDir` keeps them in files (the
+care where they live. :class:`net.store.journal.StateDir` keeps them in files (the
 real host); :class:`MemoryStore` keeps the same bytes in memory, so the
 simulator can crash a host at any record, cut the last record in half, and
 start a new host on what was written, without touching a disk.
@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 import msgpack
 
-from net.journal import parse_records
+from net.store.journal import parse_records
 
 
 class JournalSink(Protocol):
@@ -84,7 +84,7 @@ class MemoryJournal:
 
 
 class MemoryStore:
-    """Journals kept as msgpack bytes in memory, exactly as :class:`net.journal.TableJournal`
+    """Journals kept as msgpack bytes in memory, exactly as :class:`net.store.journal.TableJournal`
     writes them to a file.
 
     ``before_write`` sees every record's bytes before they are kept and may

@@ -1,6 +1,6 @@
 """The live side of one table on the host: its clock, timers, bots and broadcasts.
 
-:class:`net.tables.Table` is the bookkeeping; a :class:`TableRunner` brings
+:class:`net.core.tables.Table` is the bookkeeping; a :class:`TableRunner` brings
 it to life on the host core's clock (:class:`net.core.timers.Timers`), with
 no I/O and no clock of its own: it is driven by the times the core is given,
 so the same code runs on the real clock and in the simulator. It keeps the
@@ -13,7 +13,7 @@ cards never reach a peer because the only things sent are
 
 At a real-time table (a game that says so, :attr:`engine.core.Game.realtime`,
 like Black Cat) the game may open a real-time moment (:meth:`Game.reveal`):
-after each broadcast the runner opens the arbiter for it (:mod:`net.realtime`),
+after each broadcast the runner opens the arbiter for it (:mod:`net.core.realtime`),
 takes stamped claims from players and, after their reaction time, from its
 bots, and at the arbiter's deadline applies the winning claim and tells the
 table why it won. While a moment is open, whatever a bot chooses goes through
@@ -29,11 +29,9 @@ from typing import Any, Protocol
 
 from engine.bots import Bot, make_bot
 from engine.core import Event, IllegalAction, visible_events
-from net import chat
-from net.arbiter import NO_LAG, Arbiter, LagSource, Refused
-from net.core.timers import Timer, Timers
-from net.messages import Message, Presence, View
-from net.realtime import (
+from net.core import chat
+from net.core.arbiter import NO_LAG, Arbiter, LagSource, Refused
+from net.core.realtime import (
     NO_TYPED_CLAIMS,
     UNMEASURED,
     Referee,
@@ -41,7 +39,9 @@ from net.realtime import (
     bot_reaction_ns,
     claim_problem,
 )
-from net.tables import Table, TableError
+from net.core.tables import Table, TableError
+from net.core.timers import Timer, Timers
+from net.wire.messages import Message, Presence, View
 
 BOT_DELAY_S = 0.6
 """How long a bot waits before acting, so people can follow what it does."""
@@ -144,7 +144,7 @@ class TableRunner:
         """Table time when the game was seen to end (how long it lasted: it began at 0; a
         restored game that was over ended at its last journaled time)."""
         self.spectator_chat = "shown"
-        """The table's ``spectator_chat`` rule (net.chat): "hidden" keeps watchers' chat from
+        """The table's ``spectator_chat`` rule (net.core.chat): "hidden" keeps watchers' chat from
         the players while the game is on."""
         self.unattended_since: float | None = timers.now
         """Host time since which no person has been here (``None``: someone is)."""
@@ -242,7 +242,7 @@ class TableRunner:
 
     def covered_shares(self) -> list[float]:
         """Per seat, the share of the game so far (or, once over, of the whole game) that a
-        bot played for a person (:meth:`net.tables.Table.covered_shares`)."""
+        bot played for a person (:meth:`net.core.tables.Table.covered_shares`)."""
         end = self.ended_now if self.ended_now is not None else self.now()
         return self.table.covered_shares(end)
 
@@ -651,7 +651,7 @@ class TableRunner:
             self._arm_decision()
             return
         self.log(f"[{self.table.id}] {ruling.events[0].text.splitlines()[0]}")
-        # Kept for replays (net.replays: a note, not a change; restore steps over it).
+        # Kept for replays (net.store.replays: a note, not a change; restore steps over it).
         told = [event.to_data() for event in ruling.events if event.visible_to(None)]
         self.table.journal({"r": "ruling", "seat": ruling.seat, "events": told})
         try:

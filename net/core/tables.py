@@ -3,7 +3,7 @@
 This module is the host's bookkeeping without any I/O, so it can be tested
 and replayed on its own. Every change that must survive a restart is first
 handed to the table's *journal* (a callable the host points at the on-disk
-log, see :mod:`net.journal`) and only then applied; :func:`restore` rebuilds
+log, see :mod:`net.store.journal`) and only then applied; :func:`restore` rebuilds
 a table from those records exactly.
 
 Seats are held by secret tokens. A player who drops keeps the seat; after
@@ -23,10 +23,10 @@ from typing import Any
 from engine import registry
 from engine.bots import DEFAULT_LEVEL, LEVELS, bot_levels, check_level, default_bot
 from engine.core import Event, Game, IllegalAction, InvalidOptions, Outcome
-from net.limits import MAX_TAKEOVER_S
+from net.core.limits import MAX_TAKEOVER_S
 
 Journal = Callable[[dict[str, Any]], None]
-"""Where a table writes the records that let it be rebuilt (see :mod:`net.journal`)."""
+"""Where a table writes the records that let it be rebuilt (see :mod:`net.store.journal`)."""
 
 BOT_NAMES = ("Tom", "Mia", "Felix", "Luna", "Oscar", "Cleo", "Milo", "Nala", "Simba", "Kiki")
 """Bots are named after cats, with a "Bot" prefix so nobody mistakes them for people."""
@@ -516,7 +516,7 @@ class Replayer:
                 self.now = _later(record["now"], self.now)
                 table.tick(self.now)
             elif kind in ("chat", "ruling", "chat_rule"):
-                pass  # said around the game (net.replays.NOTE_KINDS), not a change of it
+                pass  # said around the game (net.store.replays.NOTE_KINDS), not a change of it
             else:
                 raise CorruptJournal(
                     f"Record {self.number} of table {table.id} is of unknown kind {kind!r}"

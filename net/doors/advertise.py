@@ -1,7 +1,7 @@
-"""Advertise a running :class:`~net.host.Host` on the LAN and keep its TXT current.
+"""Advertise a running :class:`~net.doors.host.Host` on the LAN and keep its TXT current.
 
 The glue between the host (which knows its tables) and
-:class:`~net.discovery.Advertiser` (which speaks mDNS): every table change
+:class:`~net.client.discovery.Advertiser` (which speaks mDNS): every table change
 updates the advertised tables; the advertiser coalesces bursts of changes.
 Registration takes about a second (name probing), so it runs alongside the
 host, which is already accepting connections by address.
@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import registry
-from net.discovery import Advertiser, DiscoveryError, TableSummary
-from net.host import Host
-from net.messages import PROTOCOL_VERSION
+from net.client.discovery import Advertiser, DiscoveryError, TableSummary
+from net.doors.host import Host
+from net.wire.messages import PROTOCOL_VERSION
 
 
 def advertised_tables(host: Host) -> list[TableSummary]:
@@ -26,7 +26,7 @@ def advertised_tables(host: Host) -> list[TableSummary]:
 
     A table waiting for players and a table being played are both counted
     (TXT ``tables``); only a waiting table has free seats, and those tables
-    are the ones listed to join (TXT ``free``, see :func:`net.discovery.encode_txt`).
+    are the ones listed to join (TXT ``free``, see :func:`net.client.discovery.encode_txt`).
     A finished table is not advertised at all.
     """
     return [

@@ -6,7 +6,7 @@ plain object driven by explicit time. This module is only its asyncio
 adapter: it listens, feeds the core each connection's bytes with the time
 they were read (``time.monotonic_ns()``), writes what the core says to
 write, closes what it says to close, and wakes the core at the deadline it
-names. Tables' journals live in a state folder (:class:`net.journal.StateDir`),
+names. Tables' journals live in a state folder (:class:`net.store.journal.StateDir`),
 so a host killed at any moment and started again on the same folder resumes
 every table exactly; players reconnect with their tokens.
 
@@ -35,11 +35,11 @@ from net.core.host import (
     Send,
     protocol_code,
 )
+from net.core.limits import HostLimits
 from net.core.session import Session
 from net.core.table import BOT_DELAY_S, START_COUNTDOWN_S, TableRunner
-from net.journal import StateDir
-from net.limits import HostLimits
-from net.scoreboard import Scoreboard
+from net.store.journal import StateDir
+from net.store.scoreboard import Scoreboard
 
 __all__ = [
     "ABANDON_AFTER_S",

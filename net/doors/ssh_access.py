@@ -1,11 +1,11 @@
 """Who may come in through the SSH gateway, and as whom: the decisions, without sockets.
 
-:mod:`net.ssh_gateway` asks these questions of every SSH connection; they
+:mod:`net.doors.ssh_gateway` asks these questions of every SSH connection; they
 live apart so tests can ask them directly.
 
 * :func:`check_user_name`: the SSH user name becomes the player's name at the
   tables, so it must be a name the host accepts (one line, 1-32 characters,
-  nothing a terminal would obey: :mod:`net.text`).
+  nothing a terminal would obey: :mod:`net.wire.text`).
 * :class:`Access`: open (any name, no password: a LAN party), a shared
   password (``--ssh-password``), authorized keys (``--ssh-keys``), or both
   restrictions (either one lets a player in).
@@ -29,7 +29,7 @@ from typing import Final
 
 import asyncssh
 
-from net.text import describe, unsafe_char
+from net.wire.text import describe, unsafe_char
 
 DEFAULT_SSH_PORT: Final = 2222
 """``clowder host --ssh`` with no port: 22 is the machine's own SSH server."""
@@ -37,7 +37,7 @@ DEFAULT_SSH_PORT: Final = 2222
 MAX_SSH_SESSIONS: Final = 16
 """SSH sessions at once. Each runs a whole client process (about 60-80 MB), so this is
 a memory budget; it stays well under the host's per-address connection budget
-(:data:`net.limits.MAX_CONNECTIONS_PER_ADDRESS`), since every session's client
+(:data:`net.core.limits.MAX_CONNECTIONS_PER_ADDRESS`), since every session's client
 connects from the gateway's own address."""
 
 SSH_CONNECTIONS_PER_SESSION: Final = 2

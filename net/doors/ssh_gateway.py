@@ -8,14 +8,14 @@ exec, subsystems (SFTP), port forwarding of every kind, agent and X11
 forwarding are refused, each with a line in the host's log.
 
 Each session runs the client in its own process on its own pseudo-terminal
-(:mod:`net.ssh_pty`): a crash ends that player's session only, and the
+(:mod:`net.doors.ssh_pty`): a crash ends that player's session only, and the
 client is the same code a local player runs (``python -m tui join``; the
 network layer never imports the TUI, it starts it as a command). The
 client's terminal type and size come from the SSH client, and window
 changes reach it as ``SIGWINCH``. Closing the SSH window hangs the process
 up; the host keeps the seat as for any dropped player.
 
-Each player gets a folder of their own (:func:`net.ssh_access.player_folder`,
+Each player gets a folder of their own (:func:`net.doors.ssh_access.player_folder`,
 from the user name and the key's fingerprint when a key was offered) as the
 client's ``HOME``, state folder (``CLOWDER_STATE_DIR``, where seat tokens
 are kept) and settings folder (``CLOWDER_CONFIG_DIR``): coming back as the
@@ -41,7 +41,7 @@ from typing import Final
 
 import asyncssh
 
-from net.ssh_access import (
+from net.doors.ssh_access import (
     DEFAULT_SSH_PORT,
     MAX_SSH_SESSIONS,
     Access,
@@ -50,8 +50,8 @@ from net.ssh_access import (
     check_user_name,
     player_folder,
 )
-from net.ssh_pty import PtyProcess, clamp_size
-from net.text import clean_text
+from net.doors.ssh_pty import PtyProcess, clamp_size
+from net.wire.text import clean_text
 
 __all__ = [
     "DEFAULT_SSH_PORT",

@@ -4,8 +4,8 @@
 already connected to it. The page is textual-serve's terminal (its
 ``textual.js``, with xterm.js inside, served from the installed package: the
 page needs nothing from the internet), and each page runs the normal Clowder
-client in a process of its own (:mod:`net.web_session`), as each ``ssh``
-session does (:mod:`net.ssh_gateway`): a crash ends that player's session
+client in a process of its own (:mod:`net.doors.web_session`), as each ``ssh``
+session does (:mod:`net.doors.ssh_gateway`): a crash ends that player's session
 only, and the client is the same code a local player runs.
 
 Who is who: the first visit gives the browser a random cookie (HttpOnly,
@@ -45,10 +45,10 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
-from net.ssh_access import SessionBudget
-from net.ssh_gateway import client_environment, reached_address
-from net.ssh_pty import clamp_size
-from net.web_session import WebSession, web_environment
+from net.doors.ssh_access import SessionBudget
+from net.doors.ssh_gateway import client_environment, reached_address
+from net.doors.ssh_pty import clamp_size
+from net.doors.web_session import WebSession, web_environment
 
 DEFAULT_WEB_PORT: Final = 8080
 MAX_WEB_SESSIONS: Final = 16

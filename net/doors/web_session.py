@@ -1,6 +1,6 @@
 """One browser's Clowder client: a process spoken to in Textual's web-driver protocol.
 
-``clowder host --web`` (:mod:`net.web_gateway`) runs the normal client for
+``clowder host --web`` (:mod:`net.doors.web_gateway`) runs the normal client for
 each browser, as the SSH gateway does for each ``ssh``; here the client draws
 with Textual's web driver (``TEXTUAL_DRIVER=textual.drivers.web_driver:WebDriver``)
 instead of a terminal, and the browser page (textual-serve's ``textual.js``,

@@ -1,7 +1,7 @@
 """Each table's append-only log on disk, so a restarted host resumes its tables.
 
 One file per table, ``<state-dir>/tables/<id>.log``: a stream of msgpack
-maps (see :mod:`net.tables` for the records). A record is written and
+maps (see :mod:`net.core.tables` for the records). A record is written and
 flushed to the operating system before the change it describes is broadcast,
 so a host killed at any moment loses nothing a player has seen. (Surviving a
 power cut as well would need an fsync per record; ``durable=True`` does it.)
@@ -14,7 +14,7 @@ map) is a :class:`JournalError`; nothing is cut then.
 Records have no size limit of their own, and a journal is read whole into
 memory: each record is one seat change or one accepted action, already
 bounded by the protocol's frame limit when it arrived (see
-:mod:`net.framing`), so a journal grows with the game, not with what a
+:mod:`net.wire.framing`), so a journal grows with the game, not with what a
 client sends. Seat tokens are stored here, so the directory is made private
 (0700).
 """
@@ -25,11 +25,13 @@ import os
 import re
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Final
 
 import msgpack
 
-from net.limits import MAX_OPEN_JOURNALS
+MAX_OPEN_JOURNALS: Final = 64
+"""Journal files kept open at once; others are reopened on their next write (the host's
+``--max-open-journals``, :class:`net.core.limits.HostLimits`)."""
 
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
@@ -50,7 +52,7 @@ class OpenFiles:
     closed first and reopened on its next write.
 
     A host with hundreds of tables would otherwise hold a file descriptor per
-    table for good, and run out of them (see :mod:`net.limits`).
+    table for good, and run out of them (see :mod:`net.core.limits`).
     """
 
     def __init__(self, limit: int = MAX_OPEN_JOURNALS) -> None:

@@ -84,7 +84,7 @@ def bot_key(game: str, level: str | None = None) -> str:
 
 
 def seat_level(seat: Any) -> str:
-    """The level of the bot at ``seat`` (a :class:`net.tables.SeatInfo`): what the seat
+    """The level of the bot at ``seat`` (a :class:`net.core.tables.SeatInfo`): what the seat
     says (``level``, set when the bot sat down), else :data:`DEFAULT_LEVEL`."""
     level = getattr(seat, "level", None)
     return level if isinstance(level, str) and level else DEFAULT_LEVEL

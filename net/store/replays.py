@@ -1,7 +1,7 @@
 """Replays of finished games, read from the journals a host archived.
 
 A closed table's journal is moved to ``<state-dir>/archive/<id>.log`` (see
-:meth:`net.journal.StateDir.archive`). Every game replays exactly from its
+:meth:`net.store.journal.StateDir.archive`). Every game replays exactly from its
 seed, options and the accepted actions and timer ticks, so a replay is only
 those records, stripped of anything secret (seat tokens), plus what the
 table said around the moves (chat lines, real-time rulings) for the screen.
@@ -21,7 +21,7 @@ from typing import Any
 
 from engine import registry
 from engine.core import Event, Game, IllegalAction, InvalidOptions
-from net.journal import TABLE_ID, JournalError, read_records
+from net.store.journal import TABLE_ID, JournalError, read_records
 
 NOTE_KINDS = frozenset({"chat", "ruling", "chat_rule"})
 """Journal records that are not changes of the game: restore and replay step over them."""

@@ -9,7 +9,7 @@ seat (a bot's too) is known by its name. Each finished table is counted
 once (its id is remembered), also when the host restarts with the table's
 results still on show. ``clowder host --reset-scores`` deletes the file.
 
-Ratings (:mod:`net.ratings`, when openskill is installed) live in the same
+Ratings (:mod:`net.store.ratings`, when openskill is installed) live in the same
 file, per game, under the same keys, bots under their level's key
 (``bot:<game>:<level>``); each rated table's per-seat changes are kept for
 a while, so a table whose results are still on show after a restart shows
@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from net import ratings
+from net.store import ratings
 
 FILE_NAME = "scores.json"
 DAMAGED_SUFFIX = ".damaged"
@@ -72,7 +72,7 @@ def _row(name: Any, row: Any) -> dict[str, Any] | None:
     checked = {"name": name, "played": played, "wins": wins, "bot": bool(row.get("bot"))}
     level = row.get("level")
     if isinstance(level, str) and level:
-        checked["level"] = level  # a bot's seat: rated under its level (net.ratings.bot_key)
+        checked["level"] = level  # a bot's seat: rated under its level (net.store.ratings.bot_key)
     return checked
 
 
@@ -220,7 +220,7 @@ class Scoreboard:
     def record(self, table: Any, covered: Sequence[float] = ()) -> bool:
         """Count a finished table's result (once) and rate it; returns whether it was
         counted now. ``covered``: per seat, the share of the game a bot played for a person
-        (:meth:`net.tables.Table.covered_shares`; missing: none)."""
+        (:meth:`net.core.tables.Table.covered_shares`; missing: none)."""
         outcome = table.outcome
         if outcome is None or table.id in self.data["tables"]:
             return False
@@ -244,7 +244,7 @@ class Scoreboard:
         return True
 
     def _rate(self, table: Any, covered: Sequence[float]) -> None:
-        """Move the ratings of the seats a finished table rates (:mod:`net.ratings`)."""
+        """Move the ratings of the seats a finished table rates (:mod:`net.store.ratings`)."""
         game = table.game.name
         winners = table.outcome.winners
         entrants = []

@@ -105,7 +105,7 @@ HOST_LIMITS: Final = Limits(
 class FrameError(ValueError):
     """A frame that breaks the framing rules or a limit; ``code`` names the rule.
 
-    The codes are error codes of the protocol (see :mod:`net.messages`):
+    The codes are error codes of the protocol (see :mod:`net.wire.messages`):
     ``frame_too_large``, ``malformed``, ``too_deep``, ``too_long``.
     """
 

@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Final, Literal
 
-from net.text import find_unsafe
+from net.wire.text import find_unsafe
 
 PROTOCOL_VERSION: Final = 3
 """The protocol version this code speaks (``hello.protocol`` and ``welcome.protocol``).
@@ -509,7 +509,7 @@ class View(Message):
     waits for every seat's player to be connected)."""
     ratings: list[Any] | None = None
     """Once the game is over and the host rated it: per seat ``{"rating", "change"}`` (as
-    shown, ``net.ratings``) or nil for a seat not rated. Absent: the host rates nothing."""
+    shown, ``net.store.ratings``) or nil for a seat not rated. Absent: the host rates nothing."""
 
     @property
     def open_reveal(self) -> int | None:
@@ -549,7 +549,7 @@ class Replays(Message):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Scores(Message):
     """The host's scoreboard: per game name, rows of ``name``, ``wins``, ``played``, ``bot``,
-    and ``rating`` (as shown, ``net.ratings``) where the host rates that player."""
+    and ``rating`` (as shown, ``net.store.ratings``) where the host rates that player."""
 
     scores: dict[str, Any]
     ref: Ref | None = None
@@ -558,7 +558,7 @@ class Scores(Message):
 @message("replay", Side.HOST)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Replay(Message):
-    """One finished game: seed, options, players, steps and notes (``net.replays``)."""
+    """One finished game: seed, options, players, steps and notes (``net.store.replays``)."""
 
     replay: dict[str, Any]
     ref: Ref | None = None
@@ -748,7 +748,7 @@ ERRORS: dict[str, ErrorCode] = {
         ErrorCode("locked_out", False, "Katootsie!: you are locked out of this letter."),
         ErrorCode("claim_refused", False, "A real-time claim's stamps are implausible or stale."),
         ErrorCode("host_shutdown", True, "The host is shutting down."),
-        # Budgets and deadlines (net.limits; PROTOCOL.md, "Host budgets").
+        # Budgets and deadlines (net.core.limits; PROTOCOL.md, "Host budgets").
         ErrorCode("host_full", True, "The host or this address has all the connections it takes."),
         ErrorCode("too_many_tables", False, "'create_table' over the host's or your table budget."),
         ErrorCode("handshake_timeout", True, "No valid 'hello' came in time after connecting."),

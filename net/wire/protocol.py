@@ -14,7 +14,7 @@ or a clock; the adapter that owns the socket drives them::
             case MessageReceived(message=Ping(id=ping_id, t=t)):
                 proto.send(Pong(id=ping_id, t=t))
             case MessageReceived(message=message):
-                ...                             # a valid, typed message (net.messages)
+                ...                             # a valid, typed message (net.wire.messages)
             case ProtocolError(code=code, text=text, close=close):
                 ...                             # log it; the error reply is already queued
     writer.write(proto.data_to_send())          # after every receive_data/send
@@ -33,7 +33,7 @@ The API, all of it:
 ``events_received() -> list[MessageReceived | ProtocolError]``
     What the bytes fed since the last call produced, in order.
 ``send(message, frame=None)``
-    Queue a message (a :mod:`net.messages` dataclass). Raises
+    Queue a message (a :mod:`net.wire.messages` dataclass). Raises
     :class:`SendError` for a message this side may not send now or that
     breaks the catalog or the limits: that is a bug in the caller, not the
     peer. The host's first message after ``hello`` must be ``welcome`` (or
@@ -42,7 +42,7 @@ The API, all of it:
 ``encode(message) -> bytes``
     The frame for ``message`` within this side's limits, without sending it.
 ``send_error(code, text, about=None)`` (host only)
-    Queue an ``error``; a code whose entry in :data:`net.messages.ERRORS`
+    Queue an ``error``; a code whose entry in :data:`net.wire.messages.ERRORS`
     closes sets :attr:`should_close`. ``about`` is the message being refused
     (its ``ref`` and type are echoed).
 ``data_to_send() -> bytes``
@@ -56,8 +56,8 @@ The API, all of it:
 
 What the protocol object does by itself:
 
-* It checks every frame against the limits (:mod:`net.framing`), every
-  message against the catalog (:mod:`net.messages`), the handshake (the
+* It checks every frame against the limits (:mod:`net.wire.framing`), every
+  message against the catalog (:mod:`net.wire.messages`), the handshake (the
   first client message is ``hello`` with a supported version; the first
   host message is ``welcome`` or ``error``) and the rate limit (host side).
 * On the host side it answers every problem with an ``error`` message and
@@ -80,7 +80,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from net.framing import (
+from net.wire.framing import (
     CLIENT_LIMITS,
     HOST_LIMITS,
     FrameError,
@@ -90,7 +90,7 @@ from net.framing import (
     encode_frame,
     encode_shaped_frame,
 )
-from net.messages import (
+from net.wire.messages import (
     ERRORS,
     MAX_ERROR_TEXT,
     PROTOCOL_VERSION,
@@ -128,7 +128,7 @@ def version_mismatch(host_speaks: Iterable[int], client_speaks: int) -> str:
     host in its ``unsupported_version`` error (the usual case: a client is
     refused by a host of another release, and shows that error as it is), a
     client for a ``welcome`` of another version. The numbers come from
-    :data:`net.messages.PROTOCOL_VERSION`, so bumping it changes one line.
+    :data:`net.wire.messages.PROTOCOL_VERSION`, so bumping it changes one line.
     """
     spoken = " or ".join(str(version) for version in sorted(host_speaks))
     return (
@@ -139,7 +139,7 @@ def version_mismatch(host_speaks: Iterable[int], client_speaks: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class MessageReceived:
-    """A valid message from the peer, as its :mod:`net.messages` dataclass."""
+    """A valid message from the peer, as its :mod:`net.wire.messages` dataclass."""
 
     message: Message
 
@@ -148,7 +148,7 @@ class MessageReceived:
 class ProtocolError:
     """The peer sent something the protocol refuses.
 
-    ``code`` is a stable code from :data:`net.messages.ERRORS`, ``text`` a
+    ``code`` is a stable code from :data:`net.wire.messages.ERRORS`, ``text`` a
     sentence for people, ``about`` the type of the refused message when it
     had a known one. When ``close`` is true the connection must be closed
     (after writing :meth:`data_to_send`, which holds the error reply on the
@@ -284,7 +284,7 @@ class _Protocol(ABC):
 
         ``shape_tested``: its depth and value types are fixed by code the contract
         tests check (a view), so only what its size does not settle is checked
-        (:func:`~net.framing.encode_shaped_frame`).
+        (:func:`~net.wire.framing.encode_shaped_frame`).
         """
         encode = encode_shaped_frame if shape_tested else encode_frame
         try:
@@ -408,7 +408,7 @@ class HostProtocol(_Protocol):
     def send_error(self, code: str, text: str, about: Message | None = None) -> None:
         """Refuse something with an ``error``; a closing ``code`` sets :attr:`should_close`.
 
-        ``code`` must be in :data:`net.messages.ERRORS`; ``about`` is the
+        ``code`` must be in :data:`net.wire.messages.ERRORS`; ``about`` is the
         message being refused, whose ``ref`` and type the error echoes.
         """
         if code not in ERRORS:
@@ -477,7 +477,7 @@ class HostProtocol(_Protocol):
 class ClientProtocol(_Protocol):
     """A client's end of its connection to a host.
 
-    The first message sent must be :class:`~net.messages.Hello` (more may
+    The first message sent must be :class:`~net.wire.messages.Hello` (more may
     follow it before the ``welcome`` arrives). Problems with what the host
     sends are reported as :class:`ProtocolError`, never answered.
     """

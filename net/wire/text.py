@@ -12,7 +12,7 @@ Two lines of defence use this one definition:
 
 * the host refuses every client message whose texts (map keys included)
   hold such a character (:func:`find_unsafe`, called by
-  :func:`net.messages.parse` for client messages): a ``bad_field`` error;
+  :func:`net.wire.messages.parse` for client messages): a ``bad_field`` error;
 * the TUI passes every network-supplied string through :func:`clean_text`
   before drawing it (host names and TXT fields from discovery, error
   messages, names), in case a host is older, buggy or hostile.

@@ -1,7 +1,7 @@
 """A host core driven by hand on a virtual clock, for tests of the host's rules.
 
 No socket, no event loop, no wall time: a test opens connections, sends
-messages through real :class:`~net.protocol.ClientProtocol` objects, moves
+messages through real :class:`~net.wire.protocol.ClientProtocol` objects, moves
 the clock to any moment (firing every timer due on the way, in order), and
 reads what each client received. A minute of host time costs microseconds.
 """
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from net.core.host import Close, HostCore, Send
-from net.messages import PROTOCOL_VERSION, Hello, Message, Ping, Pong, to_wire
-from net.protocol import ClientProtocol, MessageReceived
+from net.wire.messages import PROTOCOL_VERSION, Hello, Message, Ping, Pong, to_wire
+from net.wire.protocol import ClientProtocol, MessageReceived
 
 SECOND = 1_000_000_000
 

@@ -1,5 +1,5 @@
 """A stand-in for the Clowder client behind a browser page: speaks Textual's web-driver
-protocol (:mod:`net.web_session`) and nothing else, so the gateway's tests need no app.
+protocol (:mod:`net.doors.web_session`) and nothing else, so the gateway's tests need no app.
 
 It says it is ready, tells its folder (``HOME``) and size, then echoes typed keys back as
 terminal output (``echo:KEYS``), reports resizes (``size:80x24``) and ends on ``quit``, on

@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from net.framing import CLIENT_LIMITS, HOST_LIMITS, FrameReader, decode_body, encode_frame
-from net.host import Host
-from net.messages import PROTOCOL_VERSION, Hello, Message, to_wire
+from net.doors.host import Host
+from net.wire.framing import CLIENT_LIMITS, HOST_LIMITS, FrameReader, decode_body, encode_frame
+from net.wire.messages import PROTOCOL_VERSION, Hello, Message, to_wire
 
 
 def open_reveal(message: Mapping[str, Any]) -> int | None:
@@ -36,7 +36,7 @@ async def running_host(state_dir: Path | None, **options: Any) -> AsyncIterator[
     lines: list[str] = []
     options.setdefault("bot_delay_s", 0.0)
     # Most tests drive tables nobody watches and want real-time games to begin at once;
-    # the life-cycle tests (tests/net/test_lifecycle.py) set these themselves.
+    # the life-cycle tests (tests/net/doors/test_lifecycle.py) set these themselves.
     options.setdefault("run_unattended", True)
     options.setdefault("start_countdown_s", 0.0)
     host = Host(

@@ -1,7 +1,7 @@
 """Capacity: a host with N tables of bots at human pace and idle spectators, probed.
 
 For each N (25, 100 and 250 tables; ``--quick``: 10 and 25, shorter) a real
-:class:`net.host.Host` runs in **its own process** (journaling to a temporary
+:class:`net.doors.host.Host` runs in **its own process** (journaling to a temporary
 state directory) with N Catchy! tables, each played by two in-host bots that
 wait :data:`BOT_DELAY_S` before each move (about one action per table per
 second, as people play) and watched by :data:`SPECTATORS_PER_TABLE`
@@ -53,11 +53,11 @@ from typing import Any
 
 import msgpack
 
+from net.core.limits import HostLimits
 from net.core.table import TableRunner
-from net.framing import CLIENT_LIMITS, HOST_LIMITS, FrameReader, encode_frame
-from net.host import Host
-from net.limits import HostLimits
-from net.messages import PROTOCOL_VERSION
+from net.doors.host import Host
+from net.wire.framing import CLIENT_LIMITS, HOST_LIMITS, FrameReader, encode_frame
+from net.wire.messages import PROTOCOL_VERSION
 from tests.perf.bench_latency import _echo_process, loopback_rtts_ns, percentile
 from tests.perf.report import Report
 

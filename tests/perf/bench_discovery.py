@@ -8,7 +8,7 @@ two machines on a bridge), so no packet leaves this machine. Cases:
 - ``browser_start_default`` / ``browser_start``: a host has been running on
   h1; a browser starts on h2 (fresh zeroconf, empty cache) and we time
   until it lists the host, with zeroconf's own first query only
-  (``immediate_query=False``) and with :class:`net.discovery.Browser`'s
+  (``immediate_query=False``) and with :class:`net.client.discovery.Browser`'s
   immediate QU + QM queries (what Clowder uses); and once more with the
   browser on the host's own machine (``browser_start_same_machine``).
 - ``host_start``: a browser runs on h2; a host starts on h1 and we time from
@@ -79,7 +79,7 @@ print(json.dumps(rtts), flush=True)
 
 _HOST_FOREVER = f"""
 import asyncio, sys
-from net.discovery import Advertiser, TableSummary
+from net.client.discovery import Advertiser, TableSummary
 
 async def main():
     tables = [TableSummary("t1", "catchy", 2)]
@@ -93,7 +93,7 @@ asyncio.run(main())
 
 _BROWSER_RUNS = """
 import asyncio, json, time
-from net.discovery import Browser
+from net.client.discovery import Browser
 
 async def main():
     for _ in range({runs}):
@@ -112,7 +112,7 @@ asyncio.run(main())
 
 _BROWSER_WATCH = """
 import asyncio, json, time
-from net.discovery import Browser
+from net.client.discovery import Browser
 
 def on_event(event):
     print(json.dumps({"kind": event.kind.value, "instance": event.host.instance,
@@ -128,7 +128,7 @@ asyncio.run(main())
 
 _HOST_RUNS = f"""
 import asyncio, json, time
-from net.discovery import Advertiser
+from net.client.discovery import Advertiser
 
 async def main():
     for run in range({{runs}}):
@@ -232,7 +232,7 @@ def measure(quick: bool) -> Report:
     notes = [
         "multicast_rtt: UDP multicast ping h2 -> pong h1 (baseline, same run)",
         "browser_start_default: zeroconf's first query only (20-120 ms jitter)",
-        "browser_start: net.discovery.Browser with its immediate QU + QM queries (used)",
+        "browser_start: net.client.discovery.Browser with its immediate QU + QM queries (used)",
         "browser_start_same_machine: the same, browser and host both on h1",
         "host_start: Advertiser.start() on h1 to ADDED in a running Browser on h2",
     ]

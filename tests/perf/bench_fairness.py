@@ -3,10 +3,10 @@
 Simulated players on connections whose one-way latencies differ (0 to 150 ms
 each way, a little asymmetric, with exponential jitter of 0.5 to 10 ms mean
 per packet) race for a reveal; one of the two truly reacts faster by a chosen
-margin. Every contest goes through the real :class:`net.clock.ClockEstimate`
+margin. Every contest goes through the real :class:`net.core.clock.ClockEstimate`
 (each connection is first measured with 16 simulated pings, paced by its
 ``next_ping_ns``, from a client clock with its own origin and drift) and the
-real :class:`net.arbiter.Arbiter`, driven as a host would drive it: a claim
+real :class:`net.core.arbiter.Arbiter`, driven as a host would drive it: a claim
 that arrives after the deadline finds the reveal already decided.
 
 The timeline of one claim, in host time::
@@ -24,19 +24,19 @@ Rows: ``margin_ms``; ``fair_win_rate`` (the faster player got it alone);
 The random generator is seeded, so a run is reproducible; each margin replays
 the same connections, pairings and reactions, only the margin differs.
 
-Typed answers (Katootsie!, :mod:`net.typed`). Rows ``typed``: two simulated
+Typed answers (Katootsie!, :mod:`net.core.typed`). Rows ``typed``: two simulated
 typists on the same connections race to answer a letter. Each has a typing
 pace (90-300 ms a key, each key varying around it; the key after the shifted
 first letter slower), an answer of 3 to 18 characters drawn independently of
 the other's, and a true thinking time (1 to 4 s from the letter being drawn
 to the first key); one thinks faster by the margin. Each keystroke is
 stamped on the client's own clock (its origin and drift, up to 1 ms of
-error) and the stamp is computed by the real :class:`net.typed.TypedAnswer`.
+error) and the stamp is computed by the real :class:`net.core.typed.TypedAnswer`.
 Three rules rank the same contests: ``fair_win_rate`` is the typed-answer
 design (the run's start, checked by the real arbiter against the arrival of
 the typing notice, the host waiting for the answers of typists within the
 tie threshold); ``today_host_win_rate`` is the host as wired: the real
-:class:`net.realtime.Referee` (what :mod:`net.core.table` drives) fed each typing
+:class:`net.core.realtime.Referee` (what :mod:`net.core.table` drives) fed each typing
 notice and each answer at its arrival, deciding at its deadline (held by its
 ``TypingWatch``); ``no_notice_win_rate`` is the same host when the clients
 send no notices (each answer checked against its own arrival, which adds the
@@ -62,10 +62,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from net.arbiter import Accepted, Arbiter, Decision, LagSource, RefusalReason
-from net.clock import ClockEstimate
-from net.realtime import Referee
-from net.typed import TypedAnswer
+from net.core.arbiter import Accepted, Arbiter, Decision, LagSource, RefusalReason
+from net.core.clock import ClockEstimate
+from net.core.realtime import Referee
+from net.core.typed import TypedAnswer
 from tests.perf.report import Report
 
 MS = 1_000_000
@@ -392,7 +392,8 @@ def wired_host(
     *,
     notices: bool,
 ) -> tuple[int | None, int]:
-    """The host as wired (net.realtime.Referee, as net.core.table drives it): winner, late answers.
+    """The host as wired (net.core.realtime.Referee, as net.core.table drives it): winner and
+    late answers.
 
     Typing notices (if the clients send them) and answers reach it at their
     arrival times; whenever the next one arrives after the referee's
@@ -530,9 +531,10 @@ def measure_typed(pool: list[Connection], quick: bool) -> tuple[list[dict[str, A
         typed_contest(reveal_id, pair, SEED + 7, tally)
     long, short = length_bias_ms(tally.errors)
     notes = [
-        "typed: fair = typed-answer design (net.typed stamps, arbiter checks against the typing "
-        "notice); today_host = the host as wired (net.realtime.Referee: notices, TypingWatch); "
-        "no_notice = the same host, clients sending no notices; arrival = first answer in",
+        "typed: fair = typed-answer design (net.core.typed stamps, arbiter checks against the "
+        "typing notice); today_host = the host as wired (net.core.realtime.Referee: notices, "
+        "TypingWatch); no_notice = the same host, clients sending no notices; "
+        "arrival = first answer in",
         f"typed length bias (counted minus true thinking, typed design): long answers (12+) "
         f"{long:+.1f} ms, short (3-5) {short:+.1f} ms, difference {long - short:+.1f} ms",
         "typed too_late: answers reaching the wired host after its decision (losers whose notice "
@@ -575,9 +577,10 @@ def measure(quick: bool) -> Report:
             f"{len(pool)} connections, one-way 0-{MAX_ONE_WAY_MS:.0f} ms with jitter; measured "
             f"round trips {rtts[0] / MS:.1f} to {rtts[-1] / MS:.1f} ms "
             f"(median {rtts[len(rtts) // 2] / MS:.1f} ms)",
-            "fair: net.arbiter with net.clock estimates; baseline: first packet to arrive wins",
+            "fair: net.core.arbiter with net.core.clock estimates; "
+            "baseline: first packet to arrive wins",
             "spread_only (grab): the same claims, jitter the window's spread alone, without "
-            "net.clock.JITTER_TAIL_FACTOR's floor (the estimator before it)",
+            "net.core.clock.JITTER_TAIL_FACTOR's floor (the estimator before it)",
             "goal (grab): fair_win_rate >= 0.999 at a 20 ms margin",
             *typed_notes,
         ],

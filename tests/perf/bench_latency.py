@@ -1,8 +1,8 @@
 """Action latency: from a client sending an action to every client at the table having its view.
 
-A real host (:class:`net.host.Host`, on 127.0.0.1, journaling to a temporary
+A real host (:class:`net.doors.host.Host`, on 127.0.0.1, journaling to a temporary
 state directory) runs in this process with one Catchy! table and no bots.
-2, 4 and 10 clients, each a :class:`net.client.Client` in its **own
+2, 4 and 10 clients, each a :class:`net.client.client.Client` in its **own
 process**, sit at it: Catchy! seats two players, the others watch as
 spectators (who are sent every view too). The two players are engine bots
 choosing from their own views; when the game ends every client moves to a
@@ -56,10 +56,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.bots import Bot, default_bot, make_bot
-from net.client import Client, ClientError, ConnectionState
+from net.client.client import Client, ClientError, ConnectionState
 from net.core.table import TableRunner
-from net.host import Host
-from net.messages import Error, Message, View
+from net.doors.host import Host
+from net.wire.messages import Error, Message, View
 from tests.perf.report import Report
 
 GAME = "catchy"

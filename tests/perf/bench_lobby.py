@@ -24,7 +24,7 @@ from typing import Any
 
 import msgpack
 
-from net.framing import HOST_LIMITS, FrameReader
+from net.wire.framing import HOST_LIMITS, FrameReader
 from tests.perf.bench_capacity import (
     WAIT_S,
     BenchmarkError,

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import asyncssh
 
-from net.ssh_gateway import SshGateway, client_command, client_environment
-from net.ssh_pty import PtyProcess
+from net.doors.ssh_gateway import SshGateway, client_command, client_environment
+from net.doors.ssh_pty import PtyProcess
 from tests.net.hosting import running_host
 from tests.perf.report import Report, timing_row
 

@@ -35,8 +35,8 @@ from typing import Any
 
 import aiohttp
 
-from net.ssh_gateway import SshGateway
-from net.web_gateway import WebGateway
+from net.doors.ssh_gateway import SshGateway
+from net.doors.web_gateway import WebGateway
 from tests.net.hosting import running_host
 from tests.perf.bench_ssh import LOBBY_WORDS, SIZE, Screen, over_ssh
 from tests.perf.report import Report, timing_row

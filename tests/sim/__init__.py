@@ -4,7 +4,7 @@ One process, one seeded virtual clock and network. The host core
 (:mod:`net.core.host`) is driven exactly as the asyncio adapter drives it,
 but every ``now`` comes from the virtual clock and every byte crosses a
 simulated link with a seeded delay. Simulated players and spectators speak
-the real protocol (:class:`net.protocol.ClientProtocol`); faults (dropped
+the real protocol (:class:`net.wire.protocol.ClientProtocol`); faults (dropped
 and half-open connections, killed clients, duplicate hellos, host crashes at
 a journal record, skewed client clocks) come from the same seed. After
 every step the invariants in :mod:`tests.sim.invariants` are checked, and a

@@ -98,7 +98,7 @@ class SkipJournal(Break):
 
     def _skip(self, table_id: str, data: bytes) -> bool:
         if self.fired or data[1:7] != b"\xa1r\xa3act":
-            return False  # an act record is a map whose first key is "r" (net.tables)
+            return False  # an act record is a map whose first key is "r" (net.core.tables)
         self.fired = True
         return True
 

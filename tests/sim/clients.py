@@ -34,7 +34,7 @@ from typing import Any, Literal, Protocol
 
 from engine.bots import Bot, default_bot, make_bot
 from engine.core import Game
-from net.messages import (
+from net.wire.messages import (
     PROTOCOL_VERSION,
     Act,
     Created,
@@ -51,7 +51,7 @@ from net.messages import (
     Typing,
     View,
 )
-from net.protocol import ClientProtocol
+from net.wire.protocol import ClientProtocol
 from tests.sim.clock import NS_PER_MS, NS_PER_S, ns
 from tests.sim.faults import FaultKind
 from tests.sim.network import Link

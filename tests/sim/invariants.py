@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Event
-from net.messages import ERRORS, Act, Joined, Message, Ping, View, to_wire
+from net.wire.messages import ERRORS, Act, Joined, Message, Ping, View, to_wire
 from tests.contract import leaks, where
 from tests.secrecy import strings
 from tests.sim.clients import ClaimTruth, Pipe

@@ -2,10 +2,10 @@
 
 The simulator's notion of the truth: each record the host keeps (seen
 through :class:`tests.sim.store.SimStore`) is applied here, independently
-of the host, the way :func:`net.tables.restore` replays a journal (an
+of the host, the way :func:`net.core.tables.restore` replays a journal (an
 ``act`` fires the timers due by its time, then applies the action; a
 ``tick`` fires the timers). Every change of the table gets the next
-*version*, as the host's :class:`net.tables.Table` counts them, so a frame
+*version*, as the host's :class:`net.core.tables.Table` counts them, so a frame
 that says "version 17" can be checked against the engine state the journal
 gives at version 17: engine states are never mutated once made, so keeping
 one per version costs a reference each.
@@ -23,7 +23,7 @@ from typing import Any
 
 from engine import registry
 from engine.core import Event, Game, IllegalAction, Secrets
-from net.replays import NOTE_KINDS
+from net.store.replays import NOTE_KINDS
 
 
 class JournalDiverged(ValueError):

@@ -38,9 +38,9 @@ import msgpack
 from engine import registry
 from engine.core import Game
 from net.core.host import Close, HostCore, Send
-from net.limits import HostLimits
-from net.messages import Act, Error, Joined, Left, Message
-from net.protocol import ClientProtocol, MessageReceived
+from net.core.limits import HostLimits
+from net.wire.messages import Act, Error, Joined, Left, Message
+from net.wire.protocol import ClientProtocol, MessageReceived
 from tests.sim.clients import ClaimTruth, Phase, Pipe, Sent, SimClient
 from tests.sim.clock import NS_PER_S, EventQueue, ns, seconds
 from tests.sim.faults import Crash, Fault, FaultPlan, plan_faults

@@ -31,7 +31,7 @@ import pytest
 import engine.games
 from engine import registry
 from engine.core import Game
-from net.messages import Act, Join
+from net.wire.messages import Act, Join
 from tests.contract import (
     check_log_is_its_events,
     check_replay,

@@ -22,7 +22,7 @@ import pytest
 
 from engine import registry
 from engine.core import Game
-from net.text import clean_text
+from net.wire.text import clean_text
 from tests.contract import play, players_for
 from tests.tui.solo import coach_log, table_of
 from tui.app import ClowderApp, PlayRequest

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from net.scoreboard import player_id
+from net.store.scoreboard import player_id
 from tui.config import CONFIG_FILE, Settings
 
 pytestmark = pytest.mark.timeout(30)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from unittest import mock
 
-from net.advertise import advertised_tables
-from net.discovery import TableSummary
+from net.client.discovery import TableSummary
+from net.doors.advertise import advertised_tables
 from tests import toy_game
 from tui.hosting import EmbeddedHost
 

@@ -1,7 +1,7 @@
 """The lobby: hosts appear from discovery, tables are listed, join, watch, create, by address.
 
 Discovery is a fake source here (real mDNS is tested in tests/net); the
-hosts behind it are real :class:`net.host.Host` objects on 127.0.0.1.
+hosts behind it are real :class:`net.doors.host.Host` objects on 127.0.0.1.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from textual.widgets import Checkbox, DataTable, Input, Select
 
 from engine import registry
-from net.discovery import ChangeKind, HostEvent, HostInfo, TableSummary
-from net.host import Host
+from net.client.discovery import ChangeKind, HostEvent, HostInfo, TableSummary
+from net.doors.host import Host
 from tests.tui.harness import LobbyHarness
 from tui.app import ClowderApp
 from tui.games.blackcat.screen import BlackCatTable

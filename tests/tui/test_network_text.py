@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from net.text import clean_data
+from net.wire.text import clean_data
 from tui.screens.lobby import seats_text, table_row
 from tui.widgets.connection import seat_text
 

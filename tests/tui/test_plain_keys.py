@@ -21,8 +21,8 @@ from textual.dom import DOMNode
 from textual.widgets import Button, Input
 
 import tui
-from net.replays import Replayer, record_of
-from tests.net.test_replays import journal_of
+from net.store.replays import Replayer, record_of
+from tests.net.store.test_replays import journal_of
 from tests.tui.harness import LobbyHarness
 from tui.screens.replay import ReplayApp, ReplayScreen
 from tui.widgets.chat import typed_character

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from net.replays import Replayer, read_archived, record_of
-from tests.net.test_replays import archive, journal_of
+from net.store.replays import Replayer, read_archived, record_of
+from tests.net.store.test_replays import archive, journal_of
 from tui.cli import main
 from tui.screens.replay import ReplayApp, ReplayScreen, step_text
 

@@ -1,6 +1,6 @@
 """Who got each moment and by how many milliseconds, from the host's real rulings.
 
-The events fed here come from :mod:`net.realtime` itself (a referee deciding
+The events fed here come from :mod:`net.core.realtime` itself (a referee deciding
 claims with explicit times), so the words are tested against what a host
 really sends, not against hand-made dictionaries. Black Cat's screen says
 what a ruling means in its words (:func:`tui.games.blackcat.screen.ruled`); the
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import visible_events
-from net.realtime import UNMEASURED, Referee
+from net.core.realtime import UNMEASURED, Referee
 from tui.games.blackcat.screen import ruled as blackcat_words
 from tui.widgets.rulings import Award, RulingHistory, ms
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from engine import registry
-from net.scoreboard import Scoreboard
+from net.store.scoreboard import Scoreboard
 from tests import toy_game
-from tests.net.test_scoreboard import played_toy
+from tests.net.store.test_scoreboard import played_toy
 from tui.cli import main
 
 

@@ -1,6 +1,6 @@
 """Seats that come back: a client killed mid-game, ``q`` then "leave for now", the stored tokens.
 
-The host is a real :class:`net.host.Host` on 127.0.0.1; each "run" of Clowder
+The host is a real :class:`net.doors.host.Host` on 127.0.0.1; each "run" of Clowder
 is a :class:`ClowderApp` started with ``clowder join``'s address and the same
 state folder, as a player starting Clowder again would.
 """
@@ -16,8 +16,8 @@ from typing import Any
 from textual.pilot import Pilot
 from textual.widgets import DataTable
 
-from net.client import Client
-from net.host import Host
+from net.client.client import Client
+from net.doors.host import Host
 from tui.app import ClowderApp
 from tui.games.catchy.screen import CatchyTable
 from tui.screens.leave import LeaveDialog

@@ -96,8 +96,8 @@ def test_generic_table_snapshot_for_a_game_without_its_own_screen(snap_compare: 
 
 
 def test_replay_snapshot_kitten_every_hand_with_chat(snap_compare: Any) -> None:
-    from net.replays import Replayer, record_of
-    from tests.net.test_replays import journal_of
+    from net.store.replays import Replayer, record_of
+    from tests.net.store.test_replays import journal_of
     from tui.screens.replay import ReplayApp
 
     app = ReplayApp(Replayer(record_of(journal_of("kitten"))), index=4)

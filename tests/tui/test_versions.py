@@ -1,8 +1,8 @@
 """A host of another protocol version: the lobby says so, naming both versions, in full.
 
-The host here is a real :class:`net.host.Host` on 127.0.0.1 that speaks the next
-protocol version (its :data:`net.protocol.SUPPORTED_VERSIONS` patched), as a host of
-a newer Clowder release would; this Clowder speaks :data:`net.messages.PROTOCOL_VERSION`.
+The host here is a real :class:`net.doors.host.Host` on 127.0.0.1 that speaks the next
+protocol version (its :data:`net.wire.protocol.SUPPORTED_VERSIONS` patched), as a host of
+a newer Clowder release would; this Clowder speaks :data:`net.wire.messages.PROTOCOL_VERSION`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widget import Widget
 
-from net import protocol as protocol_module
-from net.host import Host
-from net.messages import PROTOCOL_VERSION
+from net.doors.host import Host
+from net.wire import protocol as protocol_module
+from net.wire.messages import PROTOCOL_VERSION
 from tui.app import ClowderApp
 
 pytestmark = pytest.mark.timeout(60)

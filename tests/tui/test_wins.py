@@ -11,8 +11,8 @@ from textual.widgets import Static
 
 from engine.bots import make_bot
 from engine.games.catchy.rules import GAME
-from net.client import Client
-from net.scoreboard import wins_line
+from net.client.client import Client
+from net.store.scoreboard import wins_line
 from tests.net.hosting import running_host
 from tests.tui.harness import DECK, LobbyHarness, TableHarness, catchy_view
 from tui.screens.results import ResultsScreen
@@ -128,7 +128,7 @@ async def test_a_game_over_the_network_ends_on_results_that_show_the_hosts_ratin
     """The whole path: a host that keeps scores rates the game, the `view` message carries
     the ratings, the app hands them to the table screen, the results show them."""
     pytest.importorskip("openskill")
-    from net.host import Host
+    from net.doors.host import Host
     from tests.tui.test_seats import at_table, join_app, until
 
     host = Host(

@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from net.host import Host
-from net.web_gateway import WebGateway
+from net.doors.host import Host
+from net.doors.web_gateway import WebGateway
 from tests.net.hosting import running_host
 from tests.web.browser import (
     DESKTOP,

@@ -46,8 +46,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from net.client import ClientError
-    from net.netbot import play_seats
+    from net.client.client import ClientError
+    from net.client.netbot import play_seats
 
     try:
         host, port = parse_address(args.address)

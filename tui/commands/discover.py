@@ -21,7 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from net.discovery import DiscoveryError, discover
+    from net.client.discovery import DiscoveryError, discover
 
     if not 0 < args.timeout <= 60:
         raise UsageError(f"--timeout is more than 0 and at most 60 seconds, not {args.timeout}")

@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from net import limits
+from net.core import limits
 from tui.commands import UsageError
 from tui.commands.address import DEFAULT_PORT
 from tui.commands.level import add_bot_level
@@ -28,16 +28,16 @@ from tui.commands.reaction import add_bot_reaction, reaction_scale
 from tui.commands.tablespec import TableSpec, parse_table_spec
 
 if TYPE_CHECKING:
+    from net.client.discovery import Advertiser
     from net.core.host import Doors
-    from net.discovery import Advertiser
-    from net.host import Host
-    from net.ssh_access import Access
-    from net.ssh_gateway import SshGateway
-    from net.web_gateway import WebGateway
+    from net.doors.host import Host
+    from net.doors.ssh_access import Access
+    from net.doors.ssh_gateway import SshGateway
+    from net.doors.web_gateway import WebGateway
 
 KEEP_OPEN_CHECK_S = 1.0
 WEB_PORT = 8080
-"""``--web`` without a port (``net.web_gateway.DEFAULT_WEB_PORT``, kept here so ``--help``
+"""``--web`` without a port (``net.doors.web_gateway.DEFAULT_WEB_PORT``, kept here so ``--help``
 needs no aiohttp)."""
 
 
@@ -111,8 +111,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def add_ssh_flags(parser: argparse.ArgumentParser) -> None:
-    """``--ssh``: players with nothing installed join by ``ssh`` (net/ssh_gateway.py)."""
-    from net.ssh_access import DEFAULT_SSH_PORT, MAX_SSH_SESSIONS
+    """``--ssh``: players with nothing installed join by ``ssh`` (net/doors/ssh_gateway.py)."""
+    from net.doors.ssh_access import DEFAULT_SSH_PORT, MAX_SSH_SESSIONS
 
     group = parser.add_argument_group(
         "ssh", "let anyone on the LAN play with a plain `ssh -p PORT you@HOST`"
@@ -149,8 +149,8 @@ def add_ssh_flags(parser: argparse.ArgumentParser) -> None:
 
 def add_web_flags(parser: argparse.ArgumentParser) -> None:
     """``--web``: players with only a browser (a phone) join at ``http://HOST:PORT/``
-    (net/web_gateway.py; needs the ``web`` extra)."""
-    from net.ssh_access import MAX_SSH_SESSIONS
+    (net/doors/web_gateway.py; needs the ``web`` extra)."""
+    from net.doors.ssh_access import MAX_SSH_SESSIONS
 
     group = parser.add_argument_group(
         "web", "let anyone on the LAN play from a browser or a phone at http://HOST:PORT/"
@@ -179,7 +179,7 @@ def add_web_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def add_limit_flags(parser: argparse.ArgumentParser) -> None:
-    """The host's budgets and deadlines (net/limits.py; PROTOCOL.md, "Host budgets")."""
+    """The host's budgets and deadlines (net/core/limits.py; PROTOCOL.md, "Host budgets")."""
     group = parser.add_argument_group(
         "limits", "what one host takes on; over a budget the newcomer is refused, never an exit"
     )
@@ -242,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
 
 def ssh_access(args: argparse.Namespace) -> Access | None:
     """Who may come in by SSH (None without ``--ssh``); a usage error for a bad flag."""
-    from net.ssh_access import (
+    from net.doors.ssh_access import (
         Access,
         AccessError,
         load_authorized_keys,
@@ -267,7 +267,7 @@ def check_door(
     host's other ports, by name), at least one session, a password that is not empty, and
     room in the host's budget of connections from one address for ``sessions`` clients
     running on this machine (SSH and web players alike connect from it)."""
-    from net.ssh_access import SSH_CONNECTIONS_PER_SESSION
+    from net.doors.ssh_access import SSH_CONNECTIONS_PER_SESSION
 
     port, own = getattr(args, door), getattr(args, f"{door}_sessions")
     if not 0 <= port < 65536:
@@ -299,7 +299,7 @@ def check_web(args: argparse.Namespace) -> None:
     taken = {"game": args.port, "SSH": args.ssh}
     check_door(args, "web", taken=taken, sessions=args.web_sessions + ssh_sessions)
     try:
-        from net.web_gateway import served_files
+        from net.doors.web_gateway import served_files
 
         served_files()
     except OSError as error:
@@ -326,7 +326,7 @@ async def start_web(args: argparse.Namespace, host: Host, state_dir: Path) -> We
     """The web gateway of ``--web`` (None without it), its clients joining ``host``."""
     if args.web is None:
         return None
-    from net.web_gateway import WebGateway
+    from net.doors.web_gateway import WebGateway
 
     gateway = WebGateway(
         **gateway_settings(args, host, state_dir, "web"), password=args.web_password
@@ -339,7 +339,7 @@ async def start_ssh(args: argparse.Namespace, host: Host, state_dir: Path) -> Ss
     """The SSH gateway of ``--ssh`` (None without it), its clients joining ``host``."""
     if args.ssh_access is None:
         return None
-    from net.ssh_gateway import SshGateway
+    from net.doors.ssh_gateway import SshGateway
 
     gateway = SshGateway(**gateway_settings(args, host, state_dir, "ssh"), access=args.ssh_access)
     await gateway.start()
@@ -347,11 +347,11 @@ async def start_ssh(args: argparse.Namespace, host: Host, state_dir: Path) -> Ss
 
 
 async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
-    from net.host import Host
+    from net.doors.host import Host
 
     state_dir = args.state_dir or default_state_dir()
     if args.reset_scores:
-        from net.scoreboard import reset
+        from net.store.scoreboard import reset
 
         forgot = reset(state_dir)
         print("Scores reset" if forgot else "No scores to reset", flush=True)
@@ -417,7 +417,7 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
 def say_doors(where: str, port: int, doors: Doors) -> None:
     """The start-up log's lines for people: every way to join this host, and a QR code of
     the web address for phones (when there is one, and segno to draw it)."""
-    from net.discovery import ssh_command, web_url
+    from net.client.discovery import ssh_command, web_url
 
     log(f"Join with Clowder installed: clowder join {where}:{port}")
     if doors.ssh is not None:
@@ -437,7 +437,7 @@ def keep_open(host: Host, specs: list[TableSpec]) -> None:
     A resumed table counts, so restarting the host does not add tables; a
     finished one does not, so a host on a spare box always has a game to join.
     """
-    from net.tables import TableError
+    from net.core.tables import TableError
 
     open_games = Counter(
         r.table.game.name for r in host.runners.values() if r.table.outcome is None
@@ -462,6 +462,6 @@ def keep_open(host: Host, specs: list[TableSpec]) -> None:
 async def start_advertiser(
     host: Host, ssh_port: int | None = None, web_port: int | None = None
 ) -> Advertiser | None:
-    from net.advertise import advertise_host
+    from net.doors.advertise import advertise_host
 
     return await advertise_host(host, log=log, ssh_port=ssh_port, web_port=web_port)

@@ -40,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 async def _from_host(address: tuple[str, int], table: str | None) -> Any:
-    from net.client import Client, ClientError
+    from net.client.client import Client, ClientError
 
     client = Client(address[0], address[1], "replay", reconnect=False)
     try:
@@ -54,7 +54,7 @@ async def _from_host(address: tuple[str, int], table: str | None) -> Any:
 
 def fetch(args: argparse.Namespace) -> Any:
     """The list of finished games (no table given) or one game's record."""
-    from net.replays import GameRecord, ReplayError, local_get, local_list
+    from net.store.replays import GameRecord, ReplayError, local_get, local_list
 
     if args.host is not None:
         try:
@@ -92,7 +92,7 @@ def print_list(rows: list[dict[str, Any]], as_json: bool) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from net.replays import Replayer, ReplayError, export_lines
+    from net.store.replays import Replayer, ReplayError, export_lines
 
     if args.export is not None and args.table is None:
         raise UsageError(f"{PROG}: --export needs the TABLE to export")

@@ -2,7 +2,7 @@
 
 It reads the scoreboard in the state folder ``clowder host`` uses (the one
 ``clowder host --reset-scores`` forgets; ``--state-dir`` for another) and
-prints one table per game: each player's rating (``net.ratings``: openskill's
+prints one table per game: each player's rating (``net.store.ratings``: openskill's
 ordinal on a 1,500 scale), the games it counts, wins and games played; bots
 are one row per level. It only reads: no host needs to run, openskill need
 not be installed (the stored figures are shown), and a damaged file is
@@ -52,8 +52,8 @@ def standings_table(title: str, rows: list[dict[str, Any]]) -> Any:
     from rich.table import Table
     from rich.text import Text
 
-    from net.ratings import as_text
-    from net.text import clean_text
+    from net.store.ratings import as_text
+    from net.wire.text import clean_text
 
     table = Table(title=title, title_justify="left")
     table.add_column("#", justify="right")
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from engine import registry
-    from net.scoreboard import Scoreboard
+    from net.store.scoreboard import Scoreboard
     from tui.commands.host import default_state_dir
 
     games = chosen_games(args.game)

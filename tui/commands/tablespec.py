@@ -13,7 +13,7 @@ from tui.commands.level import level_name
 
 TABLE_KEYS = {"seats", "bots", "bot_level", "takeover", "spectator_chat"}
 """Keys about the table rather than the game: seat count, bots, the bots' level, bot
-takeover delay (s), whether spectators' chat reaches the players during the game (net.chat)."""
+takeover delay (s), whether spectators' chat reaches the players during the game (net.core.chat)."""
 
 
 @dataclass

@@ -22,8 +22,8 @@ from textual.widgets.option_list import Option as OptionListItem
 from engine import registry
 from engine.bots import DEFAULT_LEVEL, bot_levels
 from engine.core import InvalidOptions, Option, parse_options
-from net.chat import SPECTATOR_CHAT_OPTION
-from net.host import DEFAULT_PORT
+from net.core.chat import SPECTATOR_CHAT_OPTION
+from net.doors.host import DEFAULT_PORT
 from tui.commands.address import parse_address
 from tui.config import BadName, clean_name
 
@@ -299,7 +299,9 @@ class CreateDialog(Dialog):
             return
         chosen = {name: parsed[name] for name in options}
         if self.query_one("#mute-spectators", Checkbox).value:
-            chosen[SPECTATOR_CHAT_OPTION] = "hidden"  # a table option the host takes (net.chat)
+            chosen[SPECTATOR_CHAT_OPTION] = (
+                "hidden"  # a table option the host takes (net.core.chat)
+            )
         level = next((select.value for select in self.query("#bot-level").results(Select)), None)
         self.dismiss(
             NewTable(self.game, chosen, seats, bots, level if isinstance(level, str) else None)

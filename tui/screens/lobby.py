@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from net.text import clean_text
+from net.wire.text import clean_text
 from tui.styles import NARROW_BELOW, PHONE_BREAKPOINTS, TCSS_DIR
 from tui.widgets.wins import HostWins
 
@@ -70,7 +70,9 @@ class HostEntry:
         """What a friend with nothing installed types to play here (None: no SSH gateway)."""
         if self.ssh_port is None:
             return None
-        from net.discovery import ssh_command  # loads zeroconf: not before the lobby is drawn
+        from net.client.discovery import (
+            ssh_command,  # loads zeroconf: not before the lobby is drawn
+        )
 
         return ssh_command(self.address, self.ssh_port)
 
@@ -79,7 +81,7 @@ class HostEntry:
         """The page a friend with only a browser opens to play here (None: no web page)."""
         if self.web_port is None:
             return None
-        from net.discovery import web_url
+        from net.client.discovery import web_url
 
         return web_url(self.address, self.web_port)
 
@@ -206,7 +208,7 @@ class LobbyScreen(Screen[None]):
         self.tables: dict[str, list[dict[str, Any]]] = {}
         self.problems: dict[str, str] = {}
         self.wins: dict[str, list[str]] = {}
-        """Each host's scoreboard lines (``net.scoreboard.wins_line``), under its tables."""
+        """Each host's scoreboard lines (``net.store.scoreboard.wins_line``), under its tables."""
         """Why a host's tables could not be listed (it is tried again every few seconds)."""
         self._shown_rows: list[tuple[str, str, str, str]] | None = None
         self._columns = COLUMNS

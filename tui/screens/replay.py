@@ -1,6 +1,6 @@
 """A finished game, step by step: every hand shown, the chat and the rulings in the log.
 
-The game is rebuilt once from its record (:class:`net.replays.Replayer`);
+The game is rebuilt once from its record (:class:`net.store.replays.Replayer`);
 moving is only picking a frame. ``←``/``→`` step one move, ``↑``/``↓`` one
 round (a change of the views' round key, else of the phase), ``Home``/``End``
 the first and last, ``g`` then a number jumps to a move (Enter on the empty
@@ -26,7 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, RichLog, Static
 
 from engine.core import BASE_VIEW_KEYS
-from net.replays import Replayer
+from net.store.replays import Replayer
 from tui.games import NoScreen, screen_class
 from tui.screens.generic import action_label, cut, printable, value_text
 from tui.widgets.chat import chat_text, rule_text

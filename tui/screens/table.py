@@ -38,7 +38,7 @@ from textual.widgets import Footer, Static
 
 from engine import registry
 from engine.core import BaseView
-from net.text import clean_text
+from net.wire.text import clean_text
 from tui.coach import Coach
 from tui.styles import PHONE_BREAKPOINTS, TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
@@ -214,10 +214,10 @@ class TableScreen(Screen[None], Generic[V]):
         self._link = (True, place)
         self._look: Look | None = None
         self.spectator_chat = "shown"
-        """The table's rule for spectators' chat (``net.chat``), as the host last said."""
+        """The table's rule for spectators' chat (``net.core.chat``), as the host last said."""
         self.ratings: list[dict[str, int] | None] | None = None
         """Once the game is over and the host rated it: each seat's rating and its change
-        (``net.ratings.checked_changes``; ``None`` for a seat not rated)."""
+        (``net.store.ratings.checked_changes``; ``None`` for a seat not rated)."""
         self.waiting: dict[str, Any] | None = None
         """The host's waiting room while the table fills (``{"seats": [...], "seat": ...}``,
         the ``view`` message's ``waiting``); ``None`` once the game is dealt."""
@@ -449,7 +449,7 @@ class TableScreen(Screen[None], Generic[V]):
         page when it has them (its ``welcome`` said so)."""
         if not self.place:
             return []
-        from net.discovery import ssh_command, web_url
+        from net.client.discovery import ssh_command, web_url
 
         address = self.place_address
         ssh, web = self.doors
@@ -467,7 +467,7 @@ class TableScreen(Screen[None], Generic[V]):
         web = self.doors[1]
         if web is None or not self.place or self.size.width < WIDE_ENOUGH_FOR_CODE:
             return text
-        from net.discovery import web_url
+        from net.client.discovery import web_url
         from tui.widgets.qr import qr_text
 
         code = qr_text(web_url(self.place_address, web))
@@ -494,7 +494,7 @@ class TableScreen(Screen[None], Generic[V]):
     def rated(self, ratings: Any) -> None:
         """The host's rating changes for this finished game (from the ``view`` message; the
         host's data, so checked here: anything but whole numbers is ignored)."""
-        from net.ratings import checked_changes
+        from net.store.ratings import checked_changes
 
         self.ratings = checked_changes(ratings)
 
@@ -512,7 +512,7 @@ class TableScreen(Screen[None], Generic[V]):
         the host sent no ratings (it keeps no scores, or cannot rate). Past
         :data:`RATINGS_ONE_PER_LINE` seats, two to a line (``you: ...``, names cut), so a
         table of ten needs five lines for them, not ten, below the game's own results."""
-        from net.ratings import as_text, checked_changes
+        from net.store.ratings import as_text, checked_changes
 
         players = view["players"]
         changes = checked_changes(self.ratings, len(players))

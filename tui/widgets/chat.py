@@ -28,14 +28,14 @@ from textual.keys import key_to_character
 from textual.message import Message
 from textual.widgets import Input
 
-from net.chat import MAX_CHAT
+from net.core.chat import MAX_CHAT
 
 QUICK: tuple[tuple[str, str], ...] = (("f1", "gg"), ("f2", "nice"), ("f3", "oops"))
 """(key, line): the one-key reactions, shown in the footer."""
 
 RULE_KEY = "f4"
 """In the open chat line, a player's key to hide the spectators' chat from the players
-during the game, or to hear it again (``net.chat.set_rule``)."""
+during the game, or to hear it again (``net.core.chat.set_rule``)."""
 
 RULE_COMMANDS: dict[str, str] = {"/mute": "hidden", "/hear": "shown"}
 """The chat lines that set the spectators' rule instead of being said (the F4 key's plain

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from net.text import clean_text
+from net.wire.text import clean_text
 from tui.coach import PANEL_ROWS
 
 MOST_ROWS = PANEL_ROWS + 1

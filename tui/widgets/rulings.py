@@ -2,7 +2,7 @@
 
 A game's log says *that* Bea took the 8♦ (or became the challenger, or won
 the letter); only the host's arbiter knows *why* Bea and not you. It says so
-in the events that come with each view (:mod:`net.realtime`): a public
+in the events that come with each view (:mod:`net.core.realtime`): a public
 ``claim`` event (every claimant's counted reaction, best first, and the
 chosen seat), a private ``claim_lost`` event for each loser, then the game's
 own event applying the winning claim.

@@ -10,7 +10,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from net.text import clean_text
+from net.wire.text import clean_text
 from tui.widgets.look import component_classes, read_look
 
 LOOKS = ("turn", "note")

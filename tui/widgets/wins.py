@@ -1,4 +1,4 @@
-"""The lobby's line of a host's scoreboard: wins per game (``net.scoreboard.wins_line``)."""
+"""The lobby's line of a host's scoreboard: wins per game (``net.store.scoreboard.wins_line``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.widgets import Static
 
-from net.text import clean_text
+from net.wire.text import clean_text
 
 
 class HostWins(Static):
@@ -26,8 +26,8 @@ class HostWins(Static):
 async def fetch_wins(client: Any) -> list[str] | None:
     """A host's wins lines over ``client`` (``None``: it keeps no scores or does not say)."""
     from engine import registry
-    from net.client import ClientError
-    from net.scoreboard import wins_line
+    from net.client.client import ClientError
+    from net.store.scoreboard import wins_line
 
     try:
         scores = await client.get_scores()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from net.discovery import (
+from net.client.discovery import (
     SERVICE_TYPE,
     TXT_STRING_MAX,
     Advertiser,
@@ -217,7 +217,7 @@ async def test_the_instance_name_is_unknown_before_start() -> None:
 
 _HOST_AGENT = """
 import asyncio, json, sys
-from net.discovery import Advertiser, TableSummary
+from net.client.discovery import Advertiser, TableSummary
 
 def tables(spec):
     return [TableSummary(*table) for table in spec]
@@ -239,7 +239,7 @@ asyncio.run(main())
 
 _BROWSER_AGENT = """
 import asyncio, dataclasses, json, sys
-from net.discovery import Browser
+from net.client.discovery import Browser
 
 async def main():
     async with Browser() as browser:
@@ -325,7 +325,7 @@ def test_two_hosts_with_one_name_get_distinct_instances() -> None:
 
 _LOOPBACK_AGENT = """
 import asyncio, json
-from net.discovery import Advertiser, Browser, TableSummary, choose_interfaces, discover
+from net.client.discovery import Advertiser, Browser, TableSummary, choose_interfaces, discover
 
 async def main():
     report = {"interfaces": choose_interfaces()}

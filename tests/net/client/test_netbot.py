@@ -1,6 +1,6 @@
 """A network bot reacts like a person: it keeps watching while it reacts.
 
-:func:`net.netbot.react` is driven with a stand-in client (just the incoming
+:func:`net.client.netbot.react` is driven with a stand-in client (just the incoming
 queue), so the test controls exactly what arrives and when.
 """
 
@@ -11,9 +11,9 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
-from net.client import ConnectionState
-from net.messages import Message, Presence, View
-from net.netbot import react
+from net.client.client import ConnectionState
+from net.client.netbot import react
+from net.wire.messages import Message, Presence, View
 
 
 def view(version: int, table: str = "t1") -> View:

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from net.tableclock import NS_PER_S, TableClock
+from net.client.tableclock import NS_PER_S, TableClock
 
 MS = 1_000_000
 

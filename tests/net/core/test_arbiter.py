@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from net.arbiter import (
+from net.core.arbiter import (
     DRAW_ALLOWANCE_NS,
     HUMAN_MIN_REACTION_NS,
     MAX_LAG_CREDIT_NS,
@@ -26,7 +26,7 @@ from net.arbiter import (
     Refused,
     SeatLag,
 )
-from net.clock import ClockEstimate
+from net.core.clock import ClockEstimate
 
 MS = 1_000_000
 S = 1_000_000_000

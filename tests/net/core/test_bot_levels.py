@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from net import ratings
 from net.core.host import HostCore
-from net.scoreboard import Scoreboard
-from net.tables import Table, TableError, create, restore
+from net.core.tables import Table, TableError, create, restore
+from net.store import ratings
+from net.store.scoreboard import Scoreboard
 
 
 def catchy_table(records: list[dict[str, Any]] | None = None) -> Table:

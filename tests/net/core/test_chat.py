@@ -1,4 +1,4 @@
-"""Table chat (net.chat): limits, who hears whom, the journal, and the host's refusals."""
+"""Table chat (net.core.chat): limits, who hears whom, the journal, and the host's refusals."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from net.chat import MAX_CHAT, ChatBudget, ChatRefused, clean_line, hears
-from net.journal import read_records
-from net.messages import Chat, ChatRule, Join, Role
-from net.replays import record_of
-from net.tables import restore
+from net.core.chat import MAX_CHAT, ChatBudget, ChatRefused, clean_line, hears
+from net.core.tables import restore
+from net.store.journal import read_records
+from net.store.replays import record_of
+from net.wire.messages import Chat, ChatRule, Join, Role
 from tests.net.hosting import RawClient, running_host
 
 pytestmark = pytest.mark.timeout(30)
@@ -129,7 +129,7 @@ async def test_the_host_refuses_long_unsafe_fast_and_absent_chat(tmp_path: Path)
 
 
 def test_the_hidden_rule_is_read_back_from_the_journal() -> None:
-    from net.chat import rule_of
+    from net.core.chat import rule_of
 
     assert rule_of([{"r": "table"}]) == "shown"
     assert rule_of([{"r": "table"}, {"r": "chat_rule", "spectator_chat": "hidden"}]) == "hidden"

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from net.clock import (
+from net.core.clock import (
     FAST_PING_INTERVAL_NS,
     JITTER_TAIL_FACTOR,
     MAX_RTT_NS,

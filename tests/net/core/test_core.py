@@ -10,11 +10,11 @@ import random
 from typing import Any
 
 from net.core.host import HostCore
+from net.core.limits import HostLimits
 from net.core.session import SessionState
 from net.core.store import MemoryStore
 from net.core.timers import Timers
-from net.limits import HostLimits
-from net.messages import Act, Join, ListTables
+from net.wire.messages import Act, Join, ListTables
 from tests.net.core_driver import SECOND, CoreDriver
 
 

@@ -1,6 +1,6 @@
 """Fair real-time play at the host: reveals, stamped claims, the arbiter's rulings.
 
-The first tests drive :mod:`net.realtime` with explicit times; the rest put a
+The first tests drive :mod:`net.core.realtime` with explicit times; the rest put a
 Black Cat table on a loopback host and claim over the wire. Raw test clients
 never answer pings, so the arbiter grants them its full lag cap and credits
 each claim with exactly the reaction it reports: the rulings below follow
@@ -19,11 +19,10 @@ import pytest
 
 from engine.bots import DEFAULT_REACTION_S, RandomBot
 from engine.core import Rng
-from net.arbiter import NO_LAG, Arbiter, RefusalReason, Refused, SeatLag
-from net.clock import ClockEstimate
-from net.messages import Act, Join, Pong
-from net.netbot import play_seat
-from net.realtime import (
+from net.client.netbot import play_seat
+from net.core.arbiter import NO_LAG, Arbiter, RefusalReason, Refused, SeatLag
+from net.core.clock import ClockEstimate
+from net.core.realtime import (
     STAMPS_NEEDED,
     UNMEASURED,
     Referee,
@@ -33,6 +32,7 @@ from net.realtime import (
     claim_problem,
     rtt_only_sample,
 )
+from net.wire.messages import Act, Join, Pong
 from tests.net.hosting import RawClient, open_reveal, outcome_of, running_host
 
 pytestmark = pytest.mark.timeout(60)

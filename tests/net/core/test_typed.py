@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from net.typed import (
+from net.core.typed import (
     LETTER_PAUSE_NS,
     REFLEX_NS,
     RUN_PAUSE_NS,

@@ -19,10 +19,10 @@ import pytest
 
 from engine.games.katootsie import answers
 from engine.games.katootsie import rules as katootsie
-from net.arbiter import NO_LAG, Accepted, Arbiter, RefusalReason
-from net.messages import Act, Join, Pong, Typing
-from net.realtime import Referee
-from net.typed import MAX_TYPING_NS
+from net.core.arbiter import NO_LAG, Accepted, Arbiter, RefusalReason
+from net.core.realtime import Referee
+from net.core.typed import MAX_TYPING_NS
+from net.wire.messages import Act, Join, Pong, Typing
 from tests.net.hosting import RawClient, open_reveal, running_host
 from tests.net.latency_proxy import Delay, LatencyProxy
 

@@ -1,4 +1,5 @@
-"""Which tables a host advertises on the LAN: one rule, :func:`net.advertise.advertised_tables`."""
+"""Which tables a host advertises on the LAN: one rule,
+:func:`net.doors.advertise.advertised_tables`."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from net.advertise import advertised_tables
-from net.discovery import TableSummary, encode_txt
-from net.host import Host
+from net.client.discovery import TableSummary, encode_txt
+from net.doors.advertise import advertised_tables
+from net.doors.host import Host
 from tests import toy_game
 
 

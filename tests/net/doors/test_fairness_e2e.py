@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from net.client import Client
-from net.messages import View
+from net.client.client import Client
+from net.wire.messages import View
 from tests.net.hosting import running_host
 from tests.net.latency_proxy import Delay, LatencyProxy
 

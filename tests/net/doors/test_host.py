@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from engine.bots import make_bot
-from net.client import Client, ClientError, ConnectionState
-from net.messages import Act, CreateTable, Error, Join, ListTables, View
-from net.netbot import play_seats
+from net.client.client import Client, ClientError, ConnectionState
+from net.client.netbot import play_seats
+from net.wire.messages import Act, CreateTable, Error, Join, ListTables, View
 from tests.net.hosting import RawClient, running_host
 
 pytestmark = pytest.mark.timeout(60)

@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from net.framing import HOST_LIMITS, FrameReader, decode_body
-from net.host import Host
-from net.messages import CATALOG, PROTOCOL_VERSION, closes
-from net.netbot import play_seats
+from net.client.netbot import play_seats
+from net.doors.host import Host
+from net.wire.framing import HOST_LIMITS, FrameReader, decode_body
+from net.wire.messages import CATALOG, PROTOCOL_VERSION, closes
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -21,19 +21,19 @@ from typing import Any
 
 import pytest
 
-from net.client import Client, ClientError
-from net.framing import CLIENT_LIMITS, HOST_LIMITS, FrameReader, decode_body, encode_frame
-from net.journal import StateDir
-from net.limits import FD_RESERVE, MESSAGES_PER_TURN, HostLimits
-from net.messages import Act, CreateTable, Join, ListTables, Ping, to_wire
-from net.tables import TableError
+from net.client.client import Client, ClientError
+from net.core.limits import FD_RESERVE, MESSAGES_PER_TURN, HostLimits
+from net.core.tables import TableError
+from net.store.journal import StateDir
+from net.wire.framing import CLIENT_LIMITS, HOST_LIMITS, FrameReader, decode_body, encode_frame
+from net.wire.messages import Act, CreateTable, Join, ListTables, Ping, to_wire
 from tests.net.hosting import RawClient, running_host
 from tui.commands import UsageError
 from tui.commands import host as host_command
 
 pytestmark = pytest.mark.timeout(60)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 async def first_error(reader: asyncio.StreamReader, timeout: float = 5.0) -> dict[str, Any]:
@@ -128,7 +128,7 @@ async def test_connections_are_counted_per_address(tmp_path: Path) -> None:
 
 
 def to_wire_hello(name: str) -> dict[str, Any]:
-    from net.messages import PROTOCOL_VERSION, Hello
+    from net.wire.messages import PROTOCOL_VERSION, Hello
 
     return to_wire(Hello(protocol=PROTOCOL_VERSION, name=name))
 
@@ -185,7 +185,7 @@ def test_journals_share_a_bounded_set_of_open_files(tmp_path: Path) -> None:
         if fd.isdigit() and os.path.exists(f"/proc/self/fd/{fd}")
     ]
     assert sum(str(state.tables) in target for target in open_here) <= 4
-    from net.journal import read_records
+    from net.store.journal import read_records
 
     for journal in journals:
         assert [r["n"] for r in read_records(journal.path)] == [0, 1, 2]
@@ -366,7 +366,7 @@ async def test_attack_takeover_must_be_finite_seconds_in_range(
 
 @pytest.mark.parametrize("takeover", [0, 0.5, 3600])
 def test_takeover_in_range_is_kept(takeover: float) -> None:
-    from net.tables import check_takeover
+    from net.core.tables import check_takeover
 
     assert check_takeover(takeover) == takeover
 

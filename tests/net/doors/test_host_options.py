@@ -19,8 +19,8 @@ import pytest
 from engine import registry
 from engine.core import IllegalAction, NotYourTurn, Option, Rng, StaleReveal
 from engine.games.kiitos.rules import NotAWord
-from net.host import protocol_code
-from net.messages import ERRORS, CreateTable, ListTables
+from net.doors.host import protocol_code
+from net.wire.messages import ERRORS, CreateTable, ListTables
 from tests.net.hosting import RawClient, running_host
 from tests.toy_game import ToyGame, ToyState
 

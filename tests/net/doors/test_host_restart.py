@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from engine.bots import make_bot
-from net.client import Client, ConnectionState
-from net.messages import View
+from net.client.client import Client, ConnectionState
+from net.wire.messages import View
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -48,7 +48,7 @@ async def start_host(port: int, state_dir: Path) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=Path(__file__).resolve().parents[3],
     )
     for _ in range(200):
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.1):

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from engine.games.catchy.rules import card_name
-from net.messages import Act, Join
+from net.wire.messages import Act, Join
 from tests.net.hosting import RawClient, outcome_of, running_host
 from tests.secrecy import mentions
 

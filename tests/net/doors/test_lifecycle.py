@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
-from net.advertise import advertised_tables
-from net.client import Client, ClientError
-from net.discovery import TableSummary
-from net.host import Host
-from net.messages import Act, Join, Leave
-from net.netbot import free_name_for, play_seat
+from net.client.client import Client, ClientError
+from net.client.discovery import TableSummary
+from net.client.netbot import free_name_for, play_seat
+from net.doors.advertise import advertised_tables
+from net.doors.host import Host
+from net.wire.messages import Act, Join, Leave
 from tests import toy_game
 from tests.net.hosting import RawClient, open_reveal, running_host
 

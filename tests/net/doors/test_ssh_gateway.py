@@ -28,9 +28,9 @@ from typing import Any
 import asyncssh
 import pytest
 
-from net.discovery import HostInfo, decode_txt, encode_txt, ssh_command
-from net.host import Host
-from net.ssh_access import (
+from net.client.discovery import HostInfo, decode_txt, encode_txt, ssh_command
+from net.doors.host import Host
+from net.doors.ssh_access import (
     NAME_MAX,
     Access,
     AccessError,
@@ -40,7 +40,7 @@ from net.ssh_access import (
     load_authorized_keys,
     player_folder,
 )
-from net.ssh_gateway import (
+from net.doors.ssh_gateway import (
     DEFAULT_TERM,
     GatewayError,
     Player,
@@ -51,7 +51,7 @@ from net.ssh_gateway import (
     reached_address,
     terminal_type,
 )
-from net.ssh_pty import clamp_size
+from net.doors.ssh_pty import clamp_size
 from tests.net.hosting import running_host
 
 WAIT_S = 30.0
@@ -726,7 +726,7 @@ async def test_the_lobby_shows_the_ssh_command_of_a_host_that_offers_it() -> Non
 def test_discover_prints_the_ssh_command(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import net.discovery
+    import net.client.discovery
     from tui.cli import main
 
     bea = HostInfo("Bea._clowder._tcp.local.", "Bea", ("198.18.0.1",), 7707, 1, (), 1, (), 0, 0.0)
@@ -735,7 +735,7 @@ def test_discover_prints_the_ssh_command(
     async def found(timeout_s: float) -> list[HostInfo]:
         return hosts
 
-    monkeypatch.setattr(net.discovery, "discover", found)
+    monkeypatch.setattr(net.client.discovery, "discover", found)
     assert main(["discover"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines == [

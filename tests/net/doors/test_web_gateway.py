@@ -19,12 +19,12 @@ from typing import Any
 import aiohttp
 import pytest
 
-from net.web_gateway import COOKIE, WebGateway, browser_digest, web_client_command
+from net.doors.web_gateway import COOKIE, WebGateway, browser_digest, web_client_command
 
 pytestmark = pytest.mark.timeout(120)
 
 FAKE_CLIENT = [sys.executable, "-m", "tests.net.fake_web_client"]
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_a_browser_s_client_shows_the_address_the_browser_reached() -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from net.journal import JournalError, StateDir, read_records
+from net.store.journal import JournalError, StateDir, read_records
 
 
 def journal_path(tmp_path: Path, *records: dict[str, object]) -> Path:

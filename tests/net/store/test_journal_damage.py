@@ -21,13 +21,13 @@ from typing import Any
 import msgpack
 import pytest
 
-from net.journal import read_records
-from net.tables import CorruptJournal, restore
+from net.core.tables import CorruptJournal, restore
+from net.store.journal import read_records
 from tests.net.hosting import RawClient, running_host
 
 pytestmark = pytest.mark.timeout(60)
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 Damage = Callable[[Path], None]
 

@@ -1,7 +1,7 @@
-"""Ratings (net.ratings): the rating update, bots by level, and who a game does not rate.
+"""Ratings (net.store.ratings): the rating update, bots by level, and who a game does not rate.
 
 Pure tests: no host, no file. The scoreboard's file and the host's use of
-these are tested in tests/net/test_scoreboard.py.
+these are tested in tests/net/store/test_scoreboard.py.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from net import ratings
-from net.ratings import Entrant, bot_key, rate, shown
-from net.scoreboard import Scoreboard, row_key
-from net.tables import Table, create
+from net.core.tables import Table, create
+from net.store import ratings
+from net.store.ratings import Entrant, bot_key, rate, shown
+from net.store.scoreboard import Scoreboard, row_key
 from tests import toy_game
 
 pytest.importorskip("openskill")

@@ -1,4 +1,4 @@
-"""Replays of finished games (net.replays) and the host's list_replays / get_replay."""
+"""Replays of finished games (net.store.replays) and the host's list_replays / get_replay."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import msgpack
 import pytest
 
 from engine import registry
-from net.client import Client, ClientError
-from net.replays import (
+from net.client.client import Client, ClientError
+from net.core.tables import restore
+from net.store.replays import (
     GameRecord,
     Replayer,
     ReplayError,
@@ -20,7 +21,6 @@ from net.replays import (
     read_archived,
     record_of,
 )
-from net.tables import restore
 from tests.contract import play
 from tests.net.hosting import running_host
 

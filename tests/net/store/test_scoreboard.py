@@ -1,4 +1,4 @@
-"""The host's scoreboard (net.scoreboard): results across games, counted once, reset."""
+"""The host's scoreboard (net.store.scoreboard): results across games, counted once, reset."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from net.client import Client
-from net.scoreboard import Scoreboard, player_id, reset, wins_line
-from net.tables import create
+from net.client.client import Client
+from net.core.tables import create
+from net.store.scoreboard import Scoreboard, player_id, reset, wins_line
 from tests import toy_game
 from tests.net.hosting import outcome_of, running_host
 
@@ -114,7 +114,7 @@ async def test_a_host_counts_finished_games_and_answers_get_scores(tmp_path: Pat
 
 
 async def test_a_player_key_reaches_the_scoreboard_only_as_its_hash(tmp_path: Path) -> None:
-    from net.journal import read_records
+    from net.store.journal import read_records
 
     with toy_game.registered():
         async with running_host(tmp_path) as host:
@@ -175,7 +175,7 @@ def test_a_persons_row_is_not_marked_a_bot_when_a_bot_covered_their_seat(tmp_pat
     assert not rows["Ann"]["bot"] and rows["Bot Tom"]["bot"]
 
 
-# Ratings in the file (net.ratings) ------------------------------------------------------------
+# Ratings in the file (net.store.ratings) ----------------------------------------------------
 
 
 def played_toy(table_id: str, names: tuple[str, ...] = ("Ann", "Bea"), bots: int = 0) -> Any:
@@ -278,7 +278,7 @@ def test_damaged_rating_rows_cost_those_rows_only(tmp_path: Path) -> None:
 
 def hello(driver: Any, name: str, key: str, token: str | None = None) -> Any:
     """A connection that says hello with its player key (CoreDriver.connect sends none)."""
-    from net.messages import PROTOCOL_VERSION, Hello
+    from net.wire.messages import PROTOCOL_VERSION, Hello
 
     client = driver.connect(name=None)
     driver.send(client, Hello(protocol=PROTOCOL_VERSION, name=name, token=token, player=key))
@@ -287,7 +287,7 @@ def hello(driver: Any, name: str, key: str, token: str | None = None) -> Any:
 
 def play_out(driver: Any, client: Any, runner: Any, seat: int, limit: float = 120.0) -> None:
     """Play ``seat``'s turns (its first legal action) while bots play theirs, to the end."""
-    from net.messages import Act
+    from net.wire.messages import Act
 
     waited = 0.0
     while runner.table.outcome is None and waited < limit:
@@ -321,7 +321,7 @@ def test_ratings_move_after_a_game_at_a_host_and_survive_its_restart(tmp_path: P
     """Sans-I/O: the host core on a virtual clock, its scores in a real file."""
     pytest.importorskip("openskill")
     from net.core.store import MemoryStore
-    from net.messages import GetScores, Join
+    from net.wire.messages import GetScores, Join
     from tests.net.core_driver import SECOND, CoreDriver
 
     store = MemoryStore()
@@ -370,7 +370,7 @@ def test_a_player_a_bot_covered_for_most_of_the_game_is_not_rated_at_the_host(
 ) -> None:
     pytest.importorskip("openskill")
     from net.core.store import MemoryStore
-    from net.messages import Join
+    from net.wire.messages import Join
     from tests.net.core_driver import CoreDriver
 
     with toy_game.registered():
@@ -398,8 +398,8 @@ def test_a_host_without_openskill_says_so_once_and_sends_no_ratings(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from net.core.store import MemoryStore
-    from net.messages import GetScores, Join
-    from net.ratings import UNAVAILABLE
+    from net.store.ratings import UNAVAILABLE
+    from net.wire.messages import GetScores, Join
     from tests.net.core_driver import CoreDriver
 
     monkeypatch.setitem(sys.modules, "openskill", None)  # the import fails, as without the extra
@@ -424,7 +424,7 @@ async def test_ratings_move_over_the_network_and_survive_a_host_restart(tmp_path
     """Real sockets on loopback: a player's client sees its rating in the results, and a
     host started again on the same folder still has it."""
     pytest.importorskip("openskill")
-    from net.messages import View
+    from net.wire.messages import View
 
     with toy_game.registered():
         async with running_host(tmp_path) as host:

@@ -9,8 +9,8 @@ from typing import Any
 import msgpack
 import pytest
 
-from net import framing
-from net.framing import (
+from net.wire import framing
+from net.wire.framing import (
     CLIENT_LIMITS,
     HOST_LIMITS,
     MAX_CLIENT_BURST,
@@ -27,7 +27,7 @@ from net.framing import (
     encode_shaped_frame,
     with_field,
 )
-from net.messages import (
+from net.wire.messages import (
     CATALOG,
     ERRORS,
     MAX_ERROR_TEXT,
@@ -64,7 +64,7 @@ from net.messages import (
     parse,
     to_wire,
 )
-from net.protocol import (
+from net.wire.protocol import (
     ClientProtocol,
     HostProtocol,
     MessageReceived,
@@ -73,7 +73,7 @@ from net.protocol import (
     TokenBucket,
 )
 
-PROTOCOL_MD = Path(__file__).resolve().parents[2] / "net" / "PROTOCOL.md"
+PROTOCOL_MD = Path(__file__).resolve().parents[3] / "net" / "PROTOCOL.md"
 
 # One valid instance of every message type in the catalog.
 SAMPLES: dict[str, Message] = {
@@ -763,8 +763,8 @@ def test_every_message_field_error_code_and_limit_is_written_down() -> None:
 
 
 def test_a_pre_encoded_frame_is_sent_as_is_and_still_ordered() -> None:
-    from net.messages import PROTOCOL_VERSION, Hello, Tables, Welcome
-    from net.protocol import ClientProtocol, HostProtocol, SendError
+    from net.wire.messages import PROTOCOL_VERSION, Hello, Tables, Welcome
+    from net.wire.protocol import ClientProtocol, HostProtocol, SendError
 
     host = HostProtocol()
     message = Tables(tables=[{"id": "t1"}])

@@ -13,9 +13,9 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from net.framing import HOST_LIMITS, FrameReader, decode_body
-from net.messages import CATALOG, ERRORS, PROTOCOL_VERSION, Error, Side, Welcome, parse
-from net.protocol import HostProtocol, MessageReceived, ProtocolError, ProtocolEvent
+from net.wire.framing import HOST_LIMITS, FrameReader, decode_body
+from net.wire.messages import CATALOG, ERRORS, PROTOCOL_VERSION, Error, Side, Welcome, parse
+from net.wire.protocol import HostProtocol, MessageReceived, ProtocolError, ProtocolEvent
 
 FUZZ = settings(
     max_examples=150,

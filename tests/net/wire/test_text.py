@@ -2,7 +2,7 @@
 
 The host refuses, with ``bad_field``, every client message holding a
 character a terminal obeys (C0, DEL, C1, bidi controls, line separators,
-unassigned code points), wherever the text sits; :func:`net.text.clean_text`
+unassigned code points), wherever the text sits; :func:`net.wire.text.clean_text`
 is the TUI's second line of defence. Both are fuzzed with hypothesis.
 """
 
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from net.messages import PROTOCOL_VERSION, MessageError, Side, parse
-from net.text import BIDI_CONTROLS, clean_text, describe, find_unsafe, is_unsafe, unsafe_char
+from net.wire.messages import PROTOCOL_VERSION, MessageError, Side, parse
+from net.wire.text import BIDI_CONTROLS, clean_text, describe, find_unsafe, is_unsafe, unsafe_char
 from tests.net.hosting import RawClient, running_host
 
 pytestmark = pytest.mark.timeout(60)

@@ -1,6 +1,6 @@
 """A client of another protocol version is refused with an error that names both versions.
 
-The versions are always written relative to :data:`net.messages.PROTOCOL_VERSION`
+The versions are always written relative to :data:`net.wire.messages.PROTOCOL_VERSION`
 (one older, one newer), never as numbers: bumping the version is one line, and these
 tests then check the new number against its neighbours.
 """
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from net import client as client_module
-from net import protocol as protocol_module
-from net.client import Client, ClientError
-from net.messages import PROTOCOL_VERSION, Hello
-from net.protocol import version_mismatch
+from net.client import client as client_module
+from net.client.client import Client, ClientError
+from net.wire import protocol as protocol_module
+from net.wire.messages import PROTOCOL_VERSION, Hello
+from net.wire.protocol import version_mismatch
 from tests.net.core_driver import CoreDriver
 from tests.net.hosting import running_host
 

@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 from engine.games.katootsie import answers
 from engine.games.katootsie.answers import ANYWHERE, ARTICLES
 from engine.games.katootsie.rules import KATOOTSIE_SECONDS, SUDDEN_DEATH_WINS, KatootsieView
-from net.text import clean_text
+from net.wire.text import clean_text
 from tui.coach import MOST_LINES, Coach, capital, clip, new_log_lines
 from tui.coach import fit as fit_panel
 

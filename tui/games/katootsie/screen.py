@@ -4,7 +4,7 @@ Everything drawn comes from :meth:`engine.games.katootsie.rules.Katootsie.view` 
 host's rulings. The answer line is empty and disabled until a letter is on
 screen, then has the focus at once, so typing starts without a key to get
 there; Enter sends the answer as a claim stamped where its typing began
-(:mod:`net.typed`: a long answer is not slower than a short one, and typing
+(:mod:`net.core.typed`: a long answer is not slower than a short one, and typing
 the letter at once gains nothing). Every action has a plain key, for a phone's
 on-screen keyboard (no Ctrl, no Esc): ``!`` on the empty answer line (or with
 the line left) calls Katootsie! (ctrl+k too, even while typing); ``/`` on the
@@ -12,7 +12,7 @@ empty line (or Esc) leaves it, so that single keys (w why, r rules, t chat,
 q leaves) act until a letter key brings typing back; an answer never starts
 with either sign, so neither can clash with one. Votes take y/n (or
 ctrl+y/ctrl+n), and 1-9/0 for who was first. Times in the view are on the
-table's clock; :mod:`net.tableclock` maps them to this screen's clock from the
+table's clock; :mod:`net.client.tableclock` maps them to this screen's clock from the
 views that carry the host's *now*, so the ten-second bar runs in step with the
 host.
 """
@@ -37,8 +37,8 @@ from engine.games.katootsie.rules import (
     SUDDEN_DEATH_WINS,
     KatootsieView,
 )
-from net.tableclock import TableClock
-from net.typed import TypedAnswer, free_prefix
+from net.client.tableclock import TableClock
+from net.core.typed import TypedAnswer, free_prefix
 from tui.coach import Coach
 from tui.screens.realtime import RealtimeTable
 from tui.screens.table import ClaimStamps
