@@ -501,3 +501,51 @@ def test_the_game_screen_import_scanner_sees_both_forms(tmp_path: Path) -> None:
     )
     found = [line.rsplit(" ", 1)[1] for line in game_screen_imports(sample)]
     assert found == ["tui.games.catchy.screen", "tui.games.kitten.screen", "tui.games.kiitos"]
+
+
+def cancellation_swallowers(path: Path) -> list[str]:
+    """Calls in ``path`` that can swallow a task's own cancellation: ``asyncio.wait_for``
+    (Python 3.11's returns the result when a cancel arrives together with it) and
+    ``contextlib.suppress(asyncio.CancelledError)`` (around ``await task`` it hides a cancel
+    of the awaiting task too). Either leaves a task running after it was cancelled: a
+    client then reconnects every 5 s for ever, and a test's teardown never ends."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = ast.unparse(node.func)
+        arguments = [ast.unparse(argument) for argument in node.args]
+        if name == "asyncio.wait_for" or (
+            name.endswith("suppress") and "asyncio.CancelledError" in arguments
+        ):
+            found.append(f"{path.name}:{node.lineno} {name}({', '.join(arguments)})")
+    return found
+
+
+def test_no_code_swallows_a_cancel_of_its_own_task() -> None:
+    found = [
+        f"{package}/{line}"
+        for package in ("net", "tui")
+        for path in python_files(package)
+        for line in cancellation_swallowers(path)
+    ]
+    assert found == [], "use asyncio.timeout() and asyncio.wait([task]) instead"
+
+
+def test_the_cancellation_scanner_sees_both_forms(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import asyncio, contextlib\n"
+        "async def f(task):\n"
+        "    await asyncio.wait_for(task, 1)\n"
+        "    with contextlib.suppress(asyncio.CancelledError):\n"
+        "        await task\n"
+        "    with contextlib.suppress(TimeoutError):\n"
+        "        async with asyncio.timeout(1):\n"
+        "            await task\n"
+    )
+    assert cancellation_swallowers(sample) == [
+        "sample.py:3 asyncio.wait_for(task, 1)",
+        "sample.py:4 contextlib.suppress(asyncio.CancelledError)",
+    ]

@@ -350,7 +350,8 @@ class ClowderApp(App[int]):
         deadline = loop.time() + RETURN_TIMEOUT_S
         while (left := deadline - loop.time()) > 0:
             try:
-                message = await asyncio.wait_for(client.incoming.get(), left)
+                async with asyncio.timeout(left):
+                    message = await client.incoming.get()
             except TimeoutError:
                 break
             if isinstance(message, Joined) and message.table == table:
@@ -729,13 +730,16 @@ class ClowderApp(App[int]):
         self.listers.clear()
         for client in clients:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(client.close(), 2.0)
+                async with asyncio.timeout(2.0):
+                    await client.close()
         if self._source is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._source.stop(), 2.0)
+                async with asyncio.timeout(2.0):
+                    await self._source.stop()
         if self.embedded is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.embedded.close(), 3.0)
+                async with asyncio.timeout(3.0):
+                    await self.embedded.close()
 
     async def action_quit(self) -> None:
         await self.shutdown()

@@ -121,9 +121,9 @@ class EmbeddedHost:
         """Say goodbye on the LAN, then stop the host."""
         if self._advertising is not None and not self._advertising.done():
             self._advertising.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._advertising
+            await asyncio.wait([self._advertising])  # a cancel of close() still ends close()
         if self.advertiser is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.advertiser.stop(), 2.0)
+                async with asyncio.timeout(2.0):
+                    await self.advertiser.stop()
         await self.host.close()

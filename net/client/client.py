@@ -154,9 +154,10 @@ class Client:
 
     async def _open(self) -> Welcome:
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(self.host, self.port, limit=READ_CHUNK), CONNECT_TIMEOUT_S
-            )
+            async with asyncio.timeout(CONNECT_TIMEOUT_S):
+                reader, writer = await asyncio.open_connection(
+                    self.host, self.port, limit=READ_CHUNK
+                )
         except (OSError, TimeoutError) as error:
             text = unreachable_text(self.host, self.port, error)
             raise ClientError("unreachable", text) from None
@@ -175,7 +176,8 @@ class Client:
         while not self._protocol.handshake_done:
             remaining = deadline - loop.time()
             try:
-                data = await asyncio.wait_for(reader.read(READ_CHUNK), max(remaining, 0.01))
+                async with asyncio.timeout(max(remaining, 0.01)):
+                    data = await reader.read(READ_CHUNK)
             except TimeoutError:
                 writer.close()
                 raise ClientError("timeout", "The host did not answer the handshake") from None
@@ -205,9 +207,13 @@ class Client:
         self._closed = True
         for task in self._tasks:
             task.cancel()
+        if self._tasks:
+            # asyncio.wait, not ``await task`` under suppress(CancelledError): a cancel of
+            # close() itself must still end close() (and whoever awaits it).
+            await asyncio.wait(self._tasks)
         for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            if not task.cancelled():
+                task.exception()  # retrieved: a task that failed before close() is not news
         if self._writer is not None:
             self._writer.close()
             with contextlib.suppress(Exception):
@@ -314,7 +320,8 @@ class Client:
         self._waiting[ref] = future
         try:
             self._send(message)
-            reply = await asyncio.wait_for(future, REQUEST_TIMEOUT_S)
+            async with asyncio.timeout(REQUEST_TIMEOUT_S):
+                reply = await future
         except TimeoutError:
             raise ClientError("timeout", "The host did not answer in time") from None
         finally:

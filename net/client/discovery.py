@@ -65,7 +65,6 @@ expire (python-zeroconf keeps a PTR at least 1125 s); a lobby should show
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import enum
 import ipaddress
@@ -619,8 +618,7 @@ class Advertiser:
         worker, self._worker = self._worker, None
         if worker is not None:
             worker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await worker
+            await asyncio.wait([worker])  # a cancel of stop() itself still ends stop()
         info, self._info = self._info, None
         if info is not None and self._zeroconf is not None:
             try:

@@ -153,7 +153,8 @@ async def react(
     deadline = loop.time() + seconds
     while (remaining := deadline - loop.time()) > 0:
         try:
-            message = await asyncio.wait_for(client.incoming.get(), remaining)
+            async with asyncio.timeout(remaining):
+                message = await client.incoming.get()
         except TimeoutError:
             return True
         held.append(message)

@@ -60,6 +60,9 @@ state and every connection: 100-250 ms with 250 tables, a stall in everyone's ro
 The cost: cyclic garbage that was already old at a freeze is not reclaimed (plain garbage,
 freed by reference counting, always is); the host's own objects seldom form cycles."""
 
+CLOSE_READERS_S = 2.0
+"""How long :meth:`Host.close` waits for the connections it closed to stop reading."""
+
 MAX_WRITE_BUFFER = 4 * 1024 * 1024
 """A peer that lets this much pile up unread is dropped: one slow client cannot grow the host."""
 
@@ -117,6 +120,9 @@ class Host:
         )
         self.core.on_wake = self._wake_soon
         self._writers: dict[int, asyncio.StreamWriter] = {}
+        self._serving: set[asyncio.Task[None]] = set()
+        self._closing = False
+        """Each connection's reading task: :meth:`close` lets them end before it returns."""
         self._server: asyncio.Server | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_due: int | None = None
@@ -231,6 +237,7 @@ class Host:
 
     async def close(self) -> None:
         """Stop listening, tell every client, and close the journals."""
+        self._closing = True
         if self._gc_task is not None:
             self._gc_task.cancel()
         if self._server is not None:
@@ -241,9 +248,19 @@ class Host:
         for cancel in (self._timer, self._pump_soon):
             if cancel is not None:
                 cancel.cancel()
+        if self._serving:
+            # The core closed every connection; each reader sees its end and stops. Waited
+            # for here (Python 3.11's Server.wait_closed does not), so none is left for the
+            # loop to cancel at exit, where asyncio logs a cancelled reader as an error.
+            _done, stuck = await asyncio.wait(self._serving, timeout=CLOSE_READERS_S)
+            for task in stuck:
+                task.cancel()
+            if stuck:
+                await asyncio.wait(stuck)
         if self._server is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 2.0)
+                async with asyncio.timeout(2.0):
+                    await self._server.wait_closed()
         self.log("Host stopped")
 
     async def _freeze_gc(self) -> None:
@@ -309,6 +326,22 @@ class Host:
         self._pump()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One connection, read until it ends. Never ends cancelled: Python 3.11's streams
+        call ``task.exception()`` on this task when it is done, which raises (and is logged
+        as an error) for a cancelled task; a connection accepted as the host closes, or still
+        reading when the loop stops, is ended quietly instead."""
+        try:
+            await self._read_connection(reader, writer)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    async def _read_connection(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        if self._closing:
+            writer.close()  # accepted as the host was closing: nobody will serve it
+            return
         core = self.core
         peer = writer.get_extra_info("peername")
         address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
@@ -316,6 +349,9 @@ class Host:
         self._driving = True
         conn = core.open_connection(address, time.monotonic_ns(), ip=ip)
         self._writers[conn] = writer
+        serving = asyncio.current_task()
+        if serving is not None:
+            self._serving.add(serving)
         self._pump()
         try:
             while conn in core.connections:
@@ -337,5 +373,7 @@ class Host:
             core.connection_lost(conn, time.monotonic_ns())
             self._pump()
             self._writers.pop(conn, None)
+            if serving is not None:
+                self._serving.discard(serving)
             with contextlib.suppress(Exception):
                 writer.close()

@@ -304,12 +304,14 @@ class SshGateway:
         waits = [s.finished.wait() for s in sessions]
         if waits:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.gather(*waits), 6.0)
+                async with asyncio.timeout(6.0):
+                    await asyncio.gather(*waits)
         for connection in list(self._connections):
             connection.close()
         if server is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(server.wait_closed(), 2.0)
+                async with asyncio.timeout(2.0):
+                    await server.wait_closed()
 
     # Called by the connections -----------------------------------------------------
 

@@ -198,7 +198,8 @@ class PtyProcess:
         if not self._paused:
             # What it wrote last is still in the terminal: read until the other end is gone.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._eof.wait(), 1.0)
+                async with asyncio.timeout(1.0):
+                    await self._eof.wait()
         self.close()
         return status
 

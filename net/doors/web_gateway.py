@@ -256,7 +256,8 @@ class WebGateway:
         waits = [session.finished.wait() for session in list(self.sessions)]
         if waits:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(asyncio.gather(*waits), 6.0)
+                async with asyncio.timeout(6.0):
+                    await asyncio.gather(*waits)
         for session in list(self.sessions):
             session.client.kill()
         runner, self._runner = self._runner, None
@@ -424,7 +425,8 @@ class WebGateway:
     async def _end(self, session: BrowserSession, why: str) -> None:
         self.log(f"Web: browser {session.browser.digest[:8]}: {why}")
         await session.websocket.close()
-        await asyncio.wait_for(session.finished.wait(), 8.0)
+        async with asyncio.timeout(8.0):
+            await session.finished.wait()
 
 
 async def running_ended(running: asyncio.Task[int], websocket: web.WebSocketResponse) -> None:

@@ -111,8 +111,7 @@ class WebSession:
         finally:
             status = await self._reap()
             errors.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await errors
+            await asyncio.wait([errors])  # a cancel of this task still ends it
         return status
 
     async def _pump(self, stdout: asyncio.StreamReader) -> None:
@@ -147,7 +146,8 @@ class WebSession:
         process = self.process
         assert process is not None
         try:
-            return await asyncio.wait_for(process.wait(), QUIT_GRACE_S)
+            async with asyncio.timeout(QUIT_GRACE_S):
+                return await process.wait()
         except TimeoutError:
             self.kill()
             return await process.wait()

@@ -400,7 +400,8 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
     try:
         while not stop.is_set():
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), KEEP_OPEN_CHECK_S)
+                async with asyncio.timeout(KEEP_OPEN_CHECK_S):
+                    await stop.wait()
             keep_open(host, specs)
     finally:
         log("shutting down")

@@ -394,8 +394,7 @@ class Terminal:
 
     async def close(self) -> None:
         self._reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._reader
+        await asyncio.wait([self._reader])  # a cancel of close() itself still ends close()
 
 
 async def open_terminal(

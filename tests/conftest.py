@@ -1,0 +1,64 @@
+"""Suite-wide rules: every asynchronous test's leftover tasks end within seconds of being
+cancelled, or the test fails naming them.
+
+pytest-asyncio cancels whatever a test left running when it closes the test's event loop,
+and then waits for those tasks without a limit. A task that ignores its cancellation (a
+client reconnecting every 5 s after its host is gone, because a cancel was swallowed) used
+to hold a worker until pytest-timeout's 120 s, far from the code at fault. Here each such
+task is cancelled first, given :data:`TEARDOWN_S`, and named with where it is stuck.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import AsyncIterator
+
+import pytest
+
+TEARDOWN_S = 5.0
+"""How long a test's leftover tasks get to end once cancelled."""
+
+BOUNDED_TEARDOWN = "_leftover_tasks_end_when_cancelled"
+
+
+def describe_stuck(task: asyncio.Task[object]) -> str:
+    """A task's name, its coroutine and the line it waits on."""
+    frames = task.get_stack(limit=4)
+    where = " <- ".join(f"{frame.f_code.co_filename}:{frame.f_lineno}" for frame in frames)
+    return f"{task.get_name()} ({task.get_coro()!r}) at {where or 'an unknown place'}"
+
+
+async def cancel_leftovers(timeout_s: float = TEARDOWN_S) -> list[str]:
+    """Cancel every task of this loop but the caller's; those still running after
+    ``timeout_s``, described (empty: all ended)."""
+    current = asyncio.current_task()
+    left = [task for task in asyncio.all_tasks() if task is not current and not task.done()]
+    for task in left:
+        task.cancel()
+    if not left:
+        return []
+    _done, pending = await asyncio.wait(left, timeout=timeout_s)
+    return [describe_stuck(task) for task in pending]
+
+
+@pytest.fixture
+async def _leftover_tasks_end_when_cancelled() -> AsyncIterator[None]:
+    yield
+    stuck = await cancel_leftovers()
+    if stuck:
+        pytest.fail(
+            f"{len(stuck)} task(s) still ran {TEARDOWN_S:g} s after being cancelled:\n"
+            + "\n".join(stuck),
+            pytrace=False,
+        )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every coroutine test the bounded teardown, set up before its own fixtures so
+    that it runs after their teardown (a fixture's server closes itself first)."""
+    for item in items:
+        function = getattr(item, "function", None)
+        names = getattr(item, "fixturenames", None)
+        if inspect.iscoroutinefunction(function) and names is not None:
+            names.insert(0, BOUNDED_TEARDOWN)
