@@ -25,11 +25,24 @@ two players and at the game's most players:
   (Kiitos 100 ms).
 
 The interval is Wilson's 95% score interval for a proportion (it behaves at
-small counts and near 0 or 1, unlike the normal approximation).
+small counts and near 0 or 1, unlike the normal approximation). A row meets
+the goal (``ok``) when its win rate is at least :data:`GOAL` *and* the
+interval's lower end is above 0.5, so that "better" is shown, not guessed;
+a rate at the goal whose interval still reaches 0.5 is ``UNSURE``.
+
+Profiles (``--profile``): ``quick`` is CI's smoke test (a game or two a
+matchup: it shows every level plays, not which is stronger); ``full`` (the
+default) a few minutes; ``long`` (:data:`LONG`) at least 200 games a
+matchup at every table size, which takes the better part of an hour and is
+run by hand, not in CI. ``--games N`` sets the games a matchup at every
+size, ``--game NAME``, ``--players N`` and ``--matchup HIGH>LOW`` (each
+repeatable) pick rows, ``--seed S`` plays other deals (to tune a bot on
+seeds the ladder is not then judged on).
 """
 
 from __future__ import annotations
 
+import argparse
 import math
 import time
 from collections.abc import Sequence
@@ -55,6 +68,10 @@ SEED = 22
 
 FULL = {"games_2p": 40, "games_max": 16}
 QUICK = {"games_2p": 2, "games_max": 1}
+LONG = {"games_2p": 240, "games_max": 240}
+"""At least 200 games a matchup (issue 34) at the fewest and the most players: an
+interval of about +-0.06, narrow enough to tell 0.60 from 0.50."""
+PROFILES = {"quick": QUICK, "full": FULL, "long": LONG}
 
 CHEAP_GAMES = {"blackcat": 60, "catchy": 60}
 """Games a matchup for games whose games are quick (full run only), at every table size:
@@ -62,7 +79,9 @@ the same minutes buy them narrower intervals. The others keep :data:`FULL`, whic
 the whole ladder to a few minutes (a ten-seat Kitten Me! game with hard bots takes ~2 s)."""
 
 GOAL = 0.6
-"""Each level should win at least this share of games against the level below."""
+"""Each level should win at least this share of games against the level below..."""
+SHOWN = 0.5
+"""...and its interval's lower end should be above this ("no better")."""
 
 MIRROR_LEVEL = "easy"
 
@@ -197,24 +216,59 @@ def matchups(game: Game[Any]) -> list[tuple[str, str]]:
     return pairs
 
 
-def measure_game(name: str, sizes: dict[str, int]) -> list[dict[str, Any]]:
+def verdict(rate: float, low_ci: float) -> str:
+    """``ok`` when the rate meets :data:`GOAL` and its interval is clear of :data:`SHOWN`;
+    ``UNSURE`` when the rate does but the interval does not; else ``BELOW``."""
+    if rate < GOAL:
+        return "BELOW"
+    return "ok" if low_ci > SHOWN else "UNSURE"
+
+
+def table_sizes(game: Game[Any]) -> list[int]:
+    """The table sizes the ladder plays: the fewest (at least 2) and the most players."""
+    return sorted({max(2, game.min_players), game.max_players})
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which rows to play and how many games each (``None``: every one, the profile's count)."""
+
+    games: int | None = None
+    players: frozenset[int] | None = None
+    matchups: frozenset[str] | None = None
+    seed: int = SEED
+    mirror: bool = True
+
+
+def measure_game(
+    name: str, sizes: dict[str, int], selection: Selection | None = None
+) -> list[dict[str, Any]]:
     """The ladder rows of one game: every matchup at 2 players and at the most players."""
+    pick = selection or Selection()
     game = registry.get(name)
     missing = [level for level in LEVELS if level not in bot_levels(game)]
-    table_sizes = sorted({max(2, game.min_players), game.max_players})
     rows: list[dict[str, Any]] = []
-    for players in table_sizes:
+    for players in table_sizes(game):
+        if pick.players is not None and players not in pick.players:
+            continue
         games = sizes["games_2p"] if players == 2 else sizes["games_max"]
         if sizes is FULL:
             games = CHEAP_GAMES.get(name, games)
+        if pick.games is not None:
+            games = pick.games
         group = f"{(players + 1) // 2}v{players // 2}"
-        base_seed = derive_seed(SEED, sum(map(ord, name)), players)
+        base_seed = derive_seed(pick.seed, sum(map(ord, name)), players)
+        pairs = [
+            (high, low)
+            for high, low in matchups(game)
+            if pick.matchups is None or f"{high}>{low}" in pick.matchups
+        ]
         mirror = None
-        if MIRROR_LEVEL in bot_levels(game):
+        if pick.mirror and pairs and MIRROR_LEVEL in bot_levels(game):
             timings = Timings()
             mirror = series(game, MIRROR_LEVEL, MIRROR_LEVEL, players, games, base_seed, timings)
             mirror /= games
-        for high, low in matchups(game):
+        for high, low in pairs:
             timings = Timings()
             started = time.perf_counter()
             won = series(game, high, low, players, games, base_seed, timings)
@@ -229,13 +283,15 @@ def measure_game(name: str, sizes: dict[str, int]) -> list[dict[str, Any]]:
                     "games": games,
                     "win_rate": rate,
                     "ci95": f"{low_ci:.2f}-{high_ci:.2f}",
+                    "ci_low": low_ci,
+                    "ci_high": high_ci,
                     "mirror_rate": "" if mirror is None else mirror,
-                    "goal": "baseline" if low == "random" else ("ok" if rate >= GOAL else "BELOW"),
+                    "goal": "baseline" if low == "random" else verdict(rate, low_ci),
                     "hi_p99_ms": timings.p99_ms(high),
                     "seconds": time.perf_counter() - started,
                 }
             )
-        if missing:
+        if missing and pick.matchups is None:
             rows.append(
                 {
                     "game": name,
@@ -249,10 +305,80 @@ def measure_game(name: str, sizes: dict[str, int]) -> list[dict[str, Any]]:
     return rows
 
 
-def measure(quick: bool) -> Report:
-    """Every registered game's ladder; see the module docstring."""
-    sizes = QUICK if quick else FULL
-    rows = [row for name in registry.names() for row in measure_game(name, sizes)]
+def add_arguments(parser: argparse.ArgumentParser) -> list[str]:
+    """The ladder's own flags on ``python -m tests.perf``; returns their names for
+    :func:`measure` (see the module docstring)."""
+    group = parser.add_argument_group("ladder")
+    group.add_argument(
+        "--profile", choices=sorted(PROFILES), help="quick (CI), full (default), long (200+)"
+    )
+    group.add_argument("--games", type=_positive, help="games a matchup at every table size")
+    group.add_argument(
+        "--game",
+        action="append",
+        dest="games_named",
+        choices=registry.names(),
+        metavar="NAME",
+        help="only this game",
+    )
+    group.add_argument(
+        "--players", action="append", type=_positive, metavar="N", help="only this table size"
+    )
+    group.add_argument(
+        "--matchup", action="append", metavar="HIGH>LOW", help="only this matchup (hard>normal)"
+    )
+    group.add_argument("--seed", type=int, default=SEED, help=f"base seed (default {SEED})")
+    group.add_argument("--no-mirror", action="store_true", help="skip the easy-vs-easy series")
+    return ["profile", "games", "games_named", "players", "matchup", "seed", "no_mirror"]
+
+
+def _positive(text: str) -> int:
+    number = int(text)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, not {number}")
+    return number
+
+
+def measure(
+    quick: bool,
+    *,
+    profile: str | None = None,
+    games: int | None = None,
+    games_named: Sequence[str] | None = None,
+    players: Sequence[int] | None = None,
+    matchup: Sequence[str] | None = None,
+    seed: int = SEED,
+    no_mirror: bool = False,
+) -> Report:
+    """The ladder of every registered game (or of ``games_named``); see the module docstring.
+
+    ``quick`` is the ``quick`` profile (CI's smoke test) unless ``profile`` names another.
+    """
+    sizes = PROFILES[profile or ("quick" if quick else "full")]
+    names = list(games_named) if games_named else registry.names()
+    unknown = [name for name in names if name not in registry.names()]
+    if unknown:
+        raise ValueError(f"No game {', '.join(unknown)} (games: {', '.join(registry.names())})")
+    selection = Selection(
+        games=games,
+        players=frozenset(players) if players else None,
+        matchups=frozenset(matchup) if matchup else None,
+        seed=seed,
+        mirror=not no_mirror,
+    )
+    rows = [row for name in names for row in measure_game(name, sizes, selection)]
+    if games is not None:
+        counts = f"{games} games a matchup at every table size"
+    else:
+        counts = (
+            f"{sizes['games_2p']} games a matchup at 2 players, "
+            f"{sizes['games_max']} at the most players"
+            + (
+                f" ({', '.join(f'{g} {n}' for g, n in CHEAP_GAMES.items())} at both)"
+                if sizes is FULL
+                else ""
+            )
+        )
     return Report(
         name="ladder",
         columns=[
@@ -270,16 +396,11 @@ def measure(quick: bool) -> Report:
         ],
         rows=rows,
         notes=[
-            f"seed {SEED}; {sizes['games_2p']} games a matchup at 2 players, "
-            f"{sizes['games_max']} at the most players"
-            + (
-                f" ({', '.join(f'{g} {n}' for g, n in CHEAP_GAMES.items())} at both)"
-                if sizes is FULL
-                else ""
-            )
+            f"seed {seed}; {counts}"
             + "; seats alternate by level and rotate one seat a game (half the seats each level)",
             "win_rate: the higher level's share of the winners (a shared win across levels "
-            "counts half); ci95: Wilson 95% interval; goal: win_rate >= 0.6",
+            f"counts half); ci95: Wilson 95% interval; goal: win_rate >= {GOAL} and the "
+            f"interval's low end > {SHOWN} (UNSURE: the rate is there, the interval not)",
             f"mirror_rate: the same seats and seeds with {MIRROR_LEVEL} in both groups "
             "(what 'no better' comes to); easy>random is the baseline row",
             "real-time games: seats asked in a seeded rotation, the first that acts claims "
