@@ -9,6 +9,9 @@ The machines are shared and noisy, so each run also times a fixed
 pure-Python reference workload (:func:`reference_ops`) just before the games;
 ``actions_per_ref`` divides the selfplay action rate by it, which is the
 figure to compare between machines and over time.
+
+Each game's bot levels are timed too (:func:`measure_levels`): every
+decision of self-play games at each level, beside the decision-time goals.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import registry
-from engine.bots import make_bot
+from engine.bots import LEVELS, bot_levels, make_bot
 from engine.core import Game, Seat, replay
 from engine.selfplay import Playout, game_seed, player_names, run_game
 from tests.perf.report import Report
@@ -265,10 +268,59 @@ def measure_kitten(quick: bool) -> dict[str, Any]:
     return {"kitten_bot_p99_ms": times[at] * 1000, "kitten_bot_cpu_p99_ms": cpu[at] * 1000}
 
 
+LEVEL_GOALS_MS = {"kitten": 25.0, "kiitos": 100.0}
+"""Each level's decision p99 goal (issue 34) where it is not :data:`LEVEL_GOAL_MS`."""
+LEVEL_GOAL_MS = 50.0
+LEVEL_OPTIONS: dict[str, dict[str, Any]] = {"kitten": KITTEN_OPTIONS}
+"""Options for the level timings (Kitten Me!: both decks, as its goal is stated)."""
+LEVEL_GAMES = {"quick": 1, "full": 4}
+"""Self-play games per level and table size whose every decision is timed."""
+LEVEL_GOALS = (
+    "level goals: every level's decision p99 (wall and CPU; the worse of the fewest and"
+    " the most players, every seat that level) <= bot_goal_ms: kitten 25 (10 players, both"
+    " decks), kiitos 100, the others 50"
+)
+
+
+def level_columns() -> list[str]:
+    """The columns :func:`measure_levels` fills."""
+    return [
+        *(f"{level}_p99_ms" for level in LEVELS),
+        *(f"{level}_cpu_p99_ms" for level in LEVELS),
+        "bot_goal_ms",
+    ]
+
+
+def measure_levels(name: str, quick: bool) -> dict[str, Any]:
+    """Each bot level's decision time in ``name``: games with every seat at that level, at
+    the fewest and the most players, every ``choose`` call timed (the ladder's loop); per
+    level the worse p99 of the two table sizes, wall clock and CPU."""
+    from tests.perf.bench_ladder import Timings, play, table_sizes
+
+    game = registry.get(name)
+    options = LEVEL_OPTIONS.get(name)
+    games = LEVEL_GAMES["quick" if quick else "full"]
+    row: dict[str, Any] = {"bot_goal_ms": LEVEL_GOALS_MS.get(name, LEVEL_GOAL_MS)}
+    for level in bot_levels(game):
+        wall, cpu = 0.0, 0.0
+        for players in table_sizes(game):
+            timings = Timings()
+            for index in range(games):
+                seed = game_seed(SEED, players * 1000 + index)
+                play(game, [level] * players, seed, timings, options)
+            wall = max(wall, timings.p99_ms(level))
+            cpu = max(cpu, timings.cpu_p99_ms(level))
+        row[f"{level}_p99_ms"] = wall
+        row[f"{level}_cpu_p99_ms"] = cpu
+    return row
+
+
 def measure(quick: bool) -> Report:
     """Every registered game, random against random; see the module docstring."""
     sizes = QUICK if quick else FULL
     rows = [measure_game(name, quick) for name in registry.names()]
+    for row in rows:
+        row.update(measure_levels(row["game"], quick))
     kiitos = [row for row in rows if row["game"] == "kiitos"]
     for row in kiitos:
         row.update(measure_kiitos(quick))
@@ -289,6 +341,7 @@ def measure(quick: bool) -> Report:
             "actions_per_ref",
             *(KIITOS_COLUMNS if kiitos else []),
             *(KITTEN_COLUMNS if kitten else []),
+            *level_columns(),
         ],
         rows=rows,
         notes=[
@@ -303,5 +356,6 @@ def measure(quick: bool) -> Report:
             SELFPLAY_GOALS,
             *([KIITOS_GOALS] if kiitos else []),
             *([KITTEN_GOALS] if kitten else []),
+            LEVEL_GOALS,
         ],
     )

@@ -125,16 +125,29 @@ class Timings:
     """Every ``choose`` call's duration, by bot name."""
 
     seconds: dict[str, list[float]] = field(default_factory=dict)
+    cpu_seconds: dict[str, list[float]] = field(default_factory=dict)
+    """The same calls' CPU time, which a busy shared machine does not inflate."""
 
-    def add(self, name: str, spent: float) -> None:
+    def add(self, name: str, spent: float, cpu: float = 0.0) -> None:
         self.seconds.setdefault(name, []).append(spent)
+        self.cpu_seconds.setdefault(name, []).append(cpu)
 
     def p99_ms(self, name: str) -> float:
         samples = self.seconds.get(name) or [0.0]
         return percentile(samples, 0.99) * 1000
 
+    def cpu_p99_ms(self, name: str) -> float:
+        samples = self.cpu_seconds.get(name) or [0.0]
+        return percentile(samples, 0.99) * 1000
 
-def play(game: Game[Any], names: Sequence[str], seed: int, timings: Timings) -> Outcome:
+
+def play(
+    game: Game[Any],
+    names: Sequence[str],
+    seed: int,
+    timings: Timings,
+    options: dict[str, Any] | None = None,
+) -> Outcome:
     """One game between the named bots, as :func:`engine.selfplay.run_game` plays it, timed.
 
     The same loop (simulated clock, ticks at deadlines, seats that may act asked in a
@@ -144,7 +157,7 @@ def play(game: Game[Any], names: Sequence[str], seed: int, timings: Timings) -> 
     bots: list[Bot] = [
         make_bot(game, name, derive_seed(seed, _BOT_SALT, seat)) for seat, name in enumerate(names)
     ]
-    state = game.new_game(player_names(names), seed, None)
+    state = game.new_game(player_names(names), seed, options)
     order = Rng.from_seed(derive_seed(seed, _ORDER_SALT))
     now = 0.0
     for _ in range(MAX_STEPS):
@@ -166,9 +179,9 @@ def play(game: Game[Any], names: Sequence[str], seed: int, timings: Timings) -> 
         chosen: tuple[Seat, dict[str, Any]] | None = None
         for seat, legal in ready:
             view = game.view(state, seat, legal=legal)
-            started = time.perf_counter()
+            started, used = time.perf_counter(), time.process_time()
             action = bots[seat].choose(view)
-            timings.add(names[seat], time.perf_counter() - started)
+            timings.add(names[seat], time.perf_counter() - started, time.process_time() - used)
             if action is not None:
                 chosen = (seat, action)
                 break
