@@ -119,6 +119,7 @@ class ClowderApp(App[int]):
         advertise: bool = True,
         bot_delay_s: float | None = None,
         bot_reaction_scale: float = 1.0,
+        start_countdown_s: float | None = None,
         state_dir: Path | None = None,
         only_host: bool = False,
         shown_as: str | None = None,
@@ -147,6 +148,9 @@ class ClowderApp(App[int]):
         """How long the embedded host's bots wait before a move (None: the host's default)."""
         self.bot_reaction_scale = bot_reaction_scale
         """Real-time tables this app hosts: bots' reaction times are multiplied by this."""
+        self.start_countdown_s = start_countdown_s
+        """Real-time tables this app hosts count down this long before the game (None: the
+        host's default; tests shorten it)."""
         self.embedded: EmbeddedHost | None = None
         self.at_table: AtTable | None = None
         self.lobby: LobbyScreen | None = None
@@ -264,7 +268,7 @@ class ClowderApp(App[int]):
         self, bind: str, *, advertise: bool, allow_fixed_deck: bool = False
     ) -> EmbeddedHost:
         if self.embedded is None:
-            from net.core.table import BOT_DELAY_S
+            from net.core.table import BOT_DELAY_S, START_COUNTDOWN_S
             from tui.hosting import EmbeddedHost
 
             self.embedded = EmbeddedHost(
@@ -274,6 +278,9 @@ class ClowderApp(App[int]):
                 allow_fixed_deck=allow_fixed_deck,
                 bot_delay_s=BOT_DELAY_S if self.bot_delay_s is None else self.bot_delay_s,
                 bot_reaction_scale=self.bot_reaction_scale,
+                start_countdown_s=(
+                    START_COUNTDOWN_S if self.start_countdown_s is None else self.start_countdown_s
+                ),
             )
             await self.embedded.start()
             self._add_host(

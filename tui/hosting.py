@@ -15,7 +15,7 @@ from collections import deque
 
 from engine import registry
 from net.client.discovery import Advertiser, DiscoveryError
-from net.core.table import BOT_DELAY_S
+from net.core.table import BOT_DELAY_S, START_COUNTDOWN_S
 from net.doors.advertise import advertised_tables
 from net.doors.host import DEFAULT_PORT, Host
 from net.wire.messages import PROTOCOL_VERSION
@@ -38,6 +38,7 @@ class EmbeddedHost:
         bot_delay_s: float = BOT_DELAY_S,
         bot_reaction_scale: float = 1.0,
         allow_fixed_deck: bool = False,
+        start_countdown_s: float = START_COUNTDOWN_S,
     ) -> None:
         self.bind = bind
         self.advertise = advertise
@@ -52,6 +53,7 @@ class EmbeddedHost:
             port=port or 0,
             bot_delay_s=bot_delay_s,
             bot_reaction_scale=bot_reaction_scale,
+            start_countdown_s=start_countdown_s,
             log=self.log.append,
             allow_fixed_deck=allow_fixed_deck,
         )

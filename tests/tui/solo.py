@@ -18,6 +18,10 @@ from tui.screens.table import TableScreen
 
 T = TypeVar("T", bound=TableScreen[Any])
 
+COUNTDOWN_S = 0.5
+"""A real-time table's start countdown in these tests: there is one (its views come and are
+checked), but not the 3 s a person gets."""
+
 
 def solo_app(
     tmp_path: Path,
@@ -27,8 +31,10 @@ def solo_app(
     bots: int | None = None,
     **settings: Any,
 ) -> ClowderApp:
-    """``clowder play GAME`` on loopback, in a test's own folder; bots act at once by default."""
+    """``clowder play GAME`` on loopback, in a test's own folder; bots act at once and a
+    real-time game counts down for :data:`COUNTDOWN_S` by default."""
     settings.setdefault("bot_delay_s", 0.0)
+    settings.setdefault("start_countdown_s", COUNTDOWN_S)
     return ClowderApp(
         name="Ann",
         config_dir=tmp_path,
@@ -41,10 +47,12 @@ def solo_app(
 
 def learn_app(tmp_path: Path, game: str, **settings: Any) -> ClowderApp:
     """``clowder learn GAME`` on loopback: the coached first game (its seats, options and easy
-    bots, :func:`tui.screens.dialogs.first_game`); bots act at once by default."""
+    bots, :func:`tui.screens.dialogs.first_game`); bots act at once and a real-time game
+    counts down for :data:`COUNTDOWN_S` by default."""
     from tui.screens.dialogs import first_game
 
     settings.setdefault("bot_delay_s", 0.0)
+    settings.setdefault("start_countdown_s", COUNTDOWN_S)
     table = first_game(game)
     return ClowderApp(
         name="Ann",
@@ -100,3 +108,19 @@ async def answered(pilot: Pilot[Any], table: TableScreen[Any], before: object) -
             return
         await pilot.pause(0.01)
     raise AssertionError("the host never answered the move")
+
+
+async def leave_the_results(pilot: Pilot[Any]) -> None:
+    """On the results screen: no toast covers it, and Enter leaves (``clowder play`` and
+    ``clowder learn`` end, with status 0)."""
+    from tui.screens.results import ResultsScreen
+
+    app = pilot.app
+    assert isinstance(app.screen, ResultsScreen)
+    assert len(app._notifications) == 0  # no round-end toast covers the results
+    await pilot.press("enter")
+    for _ in range(100):
+        await pilot.pause(0.02)
+        if app.return_code is not None:
+            break
+    assert app.return_code == 0

@@ -1,8 +1,10 @@
-"""A whole Catchy! game against a bot, driven by keys through the real app, host and client.
+"""Catchy! against a bot, driven by keys through the real app, host and client: a card the
+rules refuse is explained and nothing is sent.
 
 The host runs in the test's event loop on 127.0.0.1 (any free port), the bot
 acts at once (``bot_delay_s=0``), and every move the player makes is a key
-press: number keys to pick a card or a course card, enter to play.
+press: number keys to pick a card or a course card, enter to play. (A whole game by keys
+is ``tests/tui/games/catchy/test_coach.py``'s coached first game.)
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from textual.pilot import Pilot
 from engine.games.catchy.rules import STARTING
 from tests.tui.solo import answered, solo_app, table_of
 from tui.games.catchy.screen import CatchyTable
-from tui.screens.results import ResultsScreen
 
 MAX_KEYS = 600
 
@@ -31,39 +32,6 @@ async def play_one_key_turn(pilot: Pilot[Any], table: CatchyTable) -> None:
     assert hand is not None
     playable = [card for card in hand if card not in view["unplayable"] and card != STARTING]
     await pilot.press(str(hand.index(playable[0]) + 1), "enter")
-
-
-async def test_a_whole_game_against_the_bot_by_keys(tmp_path: Path) -> None:
-    app = solo_app(tmp_path, "catchy", {"target": 3})
-    async with app.run_test(size=(80, 24)) as pilot:
-        table = await table_of(pilot, CatchyTable)
-        assert table.view is not None and "Ann" in table.view["players"]
-        rounds_seen: set[int] = set()
-        for _ in range(MAX_KEYS):
-            await pilot.pause()
-            if isinstance(app.screen, ResultsScreen):
-                break
-            view = table.view
-            assert view is not None
-            rounds_seen.add(view["round"])
-            if view["turn"] == view["seat"] and view["outcome"] is None:
-                await play_one_key_turn(pilot, table)
-                await answered(pilot, table, view)
-        else:
-            raise AssertionError("the game did not end")
-        view = table.view
-        assert view is not None and view["outcome"] is not None
-        assert max(view["scores"]) >= 3
-        results = app.screen
-        assert isinstance(results, ResultsScreen)
-        assert any("points" in line for line in results.lines)
-        assert len(app._notifications) == 0  # no round-end toast covers the results
-        await pilot.press("enter")  # leave: `clowder play` ends
-        for _ in range(50):
-            await pilot.pause()
-            if app.return_code is not None:
-                break
-    assert app.return_code == 0
 
 
 async def test_an_illegal_card_is_refused_with_the_reason(tmp_path: Path) -> None:

@@ -203,7 +203,9 @@ async def test_q_then_leave_for_now_then_enter_returns_and_the_bot_hands_the_sea
 
 
 async def test_a_finished_table_leaves_the_lobby(tmp_path: Path) -> None:
-    host = Host(name="Bea", bind="127.0.0.1", port=0, log=lambda _: None, results_for_s=5)
+    host = Host(
+        name="Bea", bind="127.0.0.1", port=0, log=lambda _: None, results_for_s=5, bot_delay_s=0.05
+    )
     await host.start()
     runner = host.create_table("catchy", {"target": 1}, bots=2, created_by="Bea")
     try:

@@ -16,7 +16,14 @@ import pytest
 from engine.games.catchy.rules import GAME, STARTING, CatchyState, CatchyView, card_name
 from tests.contract import play as playout
 from tests.engine.games.catchy.helpers import act, new, play, ready
-from tests.tui.solo import answered, coach_advice, coach_log, learn_app, table_of
+from tests.tui.solo import (
+    answered,
+    coach_advice,
+    coach_log,
+    learn_app,
+    leave_the_results,
+    table_of,
+)
 from tui.coach import PANEL_ROWS, rows
 from tui.games.catchy.coach import CatchyCoach
 from tui.games.catchy.screen import CatchyTable
@@ -360,6 +367,9 @@ def expected_keys(view: CatchyView, card: str) -> str:
 
 
 async def test_a_whole_coached_first_game_by_keys(tmp_path: Path) -> None:
+    """``clowder learn catchy`` to the results by the keys the coach names, and out with
+    Enter (this is also the suite's whole Catchy! game by keys through app, host and
+    client)."""
     app = learn_app(tmp_path, "catchy")
     turns: list[tuple[str, tuple[str, ...]]] = []
     async with app.run_test(size=(80, 24)) as pilot:
@@ -403,7 +413,12 @@ async def test_a_whole_coached_first_game_by_keys(tmp_path: Path) -> None:
             raise AssertionError(f"the game did not end: {turns[-3:]}")
         final = table.view
         assert final is not None and final["outcome"] is not None
+        assert max(final["scores"]) >= 4  # the first game is first to 4
         log = coach_log(table)
+        results = app.screen
+        assert isinstance(results, ResultsScreen)
+        assert any("points" in line for line in results.lines)
+        await leave_the_results(pilot)
     said = [line[len(MARK) :] for line in log if line.startswith(MARK)]
     game_lines = [line for line in log if not line.startswith(MARK)]
     sample = "\n".join([*said[:8], "...", *said[-6:]])

@@ -20,7 +20,14 @@ from textual.pilot import Pilot
 from engine.games.kiitos.rules import GAME, KiitosState, KiitosView
 from tests.contract import play as random_game
 from tests.engine.games.kiitos.helpers import act, at, challenge, lead, new, pickup, play, say
-from tests.tui.solo import answered, coach_advice, coach_log, learn_app, table_of
+from tests.tui.solo import (
+    answered,
+    coach_advice,
+    coach_log,
+    learn_app,
+    leave_the_results,
+    table_of,
+)
 from tui.games.kiitos.coach import KEYS, KiitosCoach
 from tui.games.kiitos.screen import KiitosTable
 from tui.log_window import new_lines
@@ -421,7 +428,9 @@ async def test_a_coached_first_game_played_by_the_coachs_keys(tmp_path: Path) ->
     """``clowder learn kiitos`` to the results, as a newcomer following the coach: Enter for
     the letter it says you must play, the example word it names typed and Enter, ``-``
     (pick up) when it names no word. Once each, to meet every result the coach explains: a made-up
-    word (the bot challenges it), a challenge of the bot's word (``!``) and a pick-up."""
+    word (the bot challenges it), a challenge of the bot's word (``!``) and a pick-up. This
+    is also the suite's whole Kiitos game by keys through app, host and client: the start
+    countdown, a challenge ruled by the host, the results and Enter to leave."""
     app = learn_app(tmp_path, "kiitos", bot_reaction_scale=BOT_REACTION_SCALE)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await table_of(pilot, KiitosTable, lambda screen: screen.playing is not None, 400)
@@ -437,6 +446,7 @@ async def test_a_coached_first_game_played_by_the_coachs_keys(tmp_path: Path) ->
             view = table.view
             assert view is not None
             if table.starting:
+                assert not kinds(view)  # the host counts down before a real-time game begins
                 continue
             legal = kinds(view)
             advice = coach_advice(table)
@@ -496,6 +506,13 @@ async def test_a_coached_first_game_played_by_the_coachs_keys(tmp_path: Path) ->
         final = table.view
         assert final is not None and final["outcome"] is not None
         follow(log, table)
+        award = table.history.last
+        assert award is not None and award.ruling is not None, "the challenge was not ruled"
+        results = app.screen
+        assert isinstance(results, ResultsScreen)
+        assert results.lines[2].split() == ["R1", "total"]
+        assert any("(you)" in line for line in results.lines)
+        await leave_the_results(pilot)
     coach = [line for line in log if line.startswith(MARK)]
     game = [line for line in log if not line.startswith(MARK)]
     sample = "\n".join([*coach[:12], "...", *coach[-6:]])

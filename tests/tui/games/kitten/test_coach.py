@@ -17,7 +17,14 @@ import pytest
 from engine.bots import make_bot
 from engine.games.kitten.rules import CHALLENGE, GAME, KittenState, KittenView
 from tests.engine.games.kitten.helpers import NO_HATS, at, bid, call, new, play
-from tests.tui.solo import answered, coach_advice, coach_log, learn_app, table_of
+from tests.tui.solo import (
+    answered,
+    coach_advice,
+    coach_log,
+    learn_app,
+    leave_the_results,
+    table_of,
+)
 from tui.coach import PANEL_ROWS, PANEL_WIDTH, rows
 from tui.games.kitten.coach import KittenCoach
 from tui.games.kitten.screen import KittenTable, RevealScreen
@@ -325,7 +332,9 @@ LIKELY = re.compile(r"~(\d+) likely")
 async def test_a_whole_coached_first_game_by_the_keys_the_coach_names(tmp_path: Path) -> None:
     """``clowder learn kitten``: at each of Ann's turns the panel says what to do; she
     challenges when the coach says the bid looks high, else opens near what it says is
-    likely (b, up..., enter) or raises by one (b, enter). Every reveal is explained."""
+    likely (b, up..., enter) or raises by one (b, enter). Every reveal is explained; the
+    results say who won and who went out, in order, and Enter leaves. This is also the
+    suite's whole Kitten Me! game by keys through app, host and client."""
     app = learn_app(tmp_path, "kitten")
     async with app.run_test(size=(80, 24)) as pilot:
         table = await table_of(pilot, KittenTable)
@@ -374,6 +383,11 @@ async def test_a_whole_coached_first_game_by_the_keys_the_coach_names(tmp_path: 
             raise AssertionError(f"the game did not end; the coach said: {seen[-5:]}")
         said = [line[len(MARK) :] for line in coach_log(table) if line.startswith(MARK)]
         sample = "\n".join(said[:12])
+        results = app.screen
+        assert isinstance(results, ResultsScreen)
+        assert any("last player with cards" in line for line in results.lines)
+        assert any(line.startswith("  2.") for line in results.lines)  # two went out, in order
+        await leave_the_results(pilot)
         assert said[0] == KittenCoach.welcome, sample
         counts = [line for line in said if "Count of" in line]
         verdicts = [
