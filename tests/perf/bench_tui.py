@@ -35,12 +35,34 @@ baseline taken in the same run on the same machine:
   reaction is measured from that stamp, so this is how much drawing adds to
   a player's reaction; the host allows 30 ms for it. Baseline: an empty
   app's refresh after a change (``call_after_refresh``).
+- ``view_cpu_GAME``: the processor time to take one ``view`` message and draw
+  it at 80x24, per game: what the app's pump does with it (clean its texts,
+  hand the events and the view to the table screen), the screen's ``show``,
+  and every frame it causes until the screen is still (a frame that follows
+  within :data:`SETTLE_S`), each frame also turned into terminal output as a
+  real terminal's driver does (the headless driver skips that). The views are
+  a player's (seat 0) from seeded random games (:func:`tests.contract.play`),
+  each with the events that came with it, one after another with the screen
+  settled between them. Baseline: an empty app whose one line of text
+  changes, measured alike (Textual's own least per change).
+
+``python -m tests.perf tui --profile GAME`` draws that game's views under
+cProfile instead and prints where the time went: the share of each part
+(the screen's own code, layout, widgets rendering, the compositor, the log)
+and the functions at the top by their own time and by cumulative time, per
+view.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
+import cProfile
+import gc
 import os
+import pstats
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -49,7 +71,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from tests.perf.report import Report, timing_row
+from tests.perf.report import Report, percentile, timing_row
 from tui.cli import use_frame_rate
 
 use_frame_rate()  # what `clowder` does; before Textual is imported, as there
@@ -350,8 +372,331 @@ GRAB_TABLE_S = 30.0
 """Longest time spent grabbing at one table before a fresh one is dealt."""
 
 
-def measure(quick: bool) -> Report:
-    """Cold start and key-to-screen latencies with their baselines; see the module docstring."""
+# Taking and drawing views ---------------------------------------------------------------
+
+SIZE = (80, 24)
+VIEWS = {"full": 150, "quick": 20}
+"""Views drawn per game for ``view_cpu`` (and under ``--profile``)."""
+VIEW_SEED = 23
+"""The first random game's seed; more games (seed + 1...) until there are views enough."""
+MOST_PLAYERS = 4
+"""Seats at the random games: the game's fewest, raised to this where the game allows."""
+SETTLE_S = 0.02
+"""A view's drawing is done when no frame has followed for this long (two frames at
+Clowder's 120 per second, with room for a refresh callback's own frame)."""
+FIRST_FRAME_S = 0.1
+"""Longest wait for a view's first frame (a view that changes nothing draws none)."""
+
+
+def player_count(name: str) -> int:
+    from engine import registry
+
+    game = registry.get(name)
+    return max(game.min_players, min(game.max_players, MOST_PLAYERS))
+
+
+def game_views(name: str, count: int) -> list[list[tuple[dict[str, Any], list[Any]]]]:
+    """``count`` views of seat 0 from seeded random games of ``name``, game by game, each
+    with the events it came with (as the host sends them: ``visible_events``)."""
+    from engine import registry
+    from engine.core import visible_events
+    from tests.contract import play, players_for
+
+    game = registry.get(name)
+    games: list[list[tuple[dict[str, Any], list[Any]]]] = []
+    seed = VIEW_SEED
+    while sum(len(views) - 1 for views in games) < count:
+        playout = play(game, players_for(player_count(name)), seed, max_steps=400)
+        seed += 1
+        left = count - sum(len(views) - 1 for views in games)
+        views = [
+            (game.view(state, 0), visible_events(events, 0)) for state, events in playout.states()
+        ]
+        games.append(views[: left + 1])  # the first is the deal, shown before the timing
+    return games
+
+
+class Frames:
+    """Counts the frames ``app`` composes, and turns each into terminal output as a real
+    terminal's driver would (the headless driver skips it: it is part of a frame's cost)."""
+
+    def __init__(self, app: Any) -> None:
+        self.count = 0
+        self.new = asyncio.Event()
+        display = app._display
+
+        def shown(screen: Any, update: Any) -> None:
+            display(screen, update)
+            if update is not None:
+                update.render_segments(app.console)
+                self.count += 1
+                self.new.set()
+
+        app._display = shown
+
+    async def settle(self) -> None:
+        """Wait for the frame a change causes (if any), then until no frame follows."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(FIRST_FRAME_S):
+                await self.new.wait()
+        while True:
+            self.new.clear()
+            try:
+                async with asyncio.timeout(SETTLE_S):
+                    await self.new.wait()
+            except TimeoutError:
+                return
+
+
+async def draw_views(
+    name: str,
+    games: list[list[tuple[dict[str, Any], list[Any]]]],
+    profile: cProfile.Profile | None = None,
+) -> tuple[list[float], int]:
+    """Milliseconds of processor time to take and draw each view (the app's pump, the
+    screen, every frame until settled), and the frames drawn, for ``name``'s table screen."""
+    from net.wire.text import clean_data
+    from tests.tui.harness import TableHarness
+    from tests.tui.test_random_views import presence_of
+    from tui.games import screen_class
+
+    samples: list[float] = []
+    frames_drawn = 0
+    for views in games:
+        first = views[0][0]
+        app = TableHarness(first, presence=presence_of(first["players"]), screen=screen_class(name))
+        frames = Frames(app)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await frames.settle()
+            table = app.table
+            before = frames.count
+            for view, events in views[1:]:
+                started = time.process_time()
+                if profile is not None:
+                    profile.enable()
+                # What the app's pump does with a view message (tui.app.ClowderApp._pump).
+                table.happened(clean_data(events))
+                table.received(clean_data(view))
+                await frames.settle()
+                if profile is not None:
+                    profile.disable()
+                samples.append((time.process_time() - started) * 1000)
+                # What opened over the table (a call's reveal, the results) is read and closed
+                # by a key, as a player would, before the next view: untimed.
+                while app.screen is not table and len(app.screen_stack) > 2:
+                    app.screen.dismiss(None)
+                    await frames.settle()
+            frames_drawn += frames.count - before
+    return samples, frames_drawn
+
+
+async def draw_changes(count: int) -> list[float]:
+    """The baseline: an empty app's one line of text changed ``count`` times, each timed as
+    :func:`draw_views` times a view."""
+    from textual.app import App
+    from textual.widgets import Static
+
+    class Empty(App[None]):
+        def compose(self) -> Any:
+            yield Static("hello", id="text")
+
+    samples: list[float] = []
+    app = Empty()
+    frames = Frames(app)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await frames.settle()
+        text = app.query_one("#text", Static)
+        for index in range(count):
+            started = time.process_time()
+            text.update(f"hello {index}")
+            await frames.settle()
+            samples.append((time.process_time() - started) * 1000)
+    return samples
+
+
+def view_cpu_rows(count: int) -> list[dict[str, Any]]:
+    """One ``view_cpu_GAME`` row per game, each next to an empty app's change measured just
+    before it."""
+    from engine import registry
+
+    rows = []
+    for name in registry.names():
+        games = game_views(name, count)
+        baseline = asyncio.run(draw_changes(count))
+        samples, _ = asyncio.run(draw_views(name, games))
+        rows.append(timing_row(f"view_cpu_{name}", samples, baseline))
+    return rows
+
+
+# Where the time goes (--profile GAME) ------------------------------------------------------
+
+PARTS: list[tuple[str, str, tuple[tuple[str, str], ...]]] = [
+    (
+        "take",
+        "taking the view: the pump's cleaning, the screen's events and show",
+        (("net/wire/text.py", "clean_data"), ("tui/", "happened"), ("tui/", "received")),
+    ),
+    (
+        "frames",
+        "frames: layout and repaint of what changed (Screen._on_timer_update)",
+        (("textual/screen.py", "_on_timer_update"),),
+    ),
+    ("- layout", "of which layout (Compositor.reflow)", (("textual/_compositor.py", "reflow"),)),
+    (
+        "- widgets",
+        "of which widgets drawing their lines (Widget.render_lines)",
+        (("textual/widget.py", "render_lines"),),
+    ),
+    (
+        "- log",
+        "of which the log's lines (RichLog.render_line)",
+        (("textual/widgets/_rich_log.py", "render_line"), ("tui/widgets/log.py", "render_line")),
+    ),
+    (
+        "- footer",
+        "of which the footer (Footer, FooterKey render)",
+        (("textual/widgets/_footer.py", "render"),),
+    ),
+    (
+        "styles",
+        "CSS applied again (classes changed, widgets mounted: Stylesheet.apply)",
+        (("textual/css/stylesheet.py", "apply"),),
+    ),
+    (
+        "footer keys",
+        "the footer's keys made again (Footer.recompose after a bindings change)",
+        (("textual/widget.py", "recompose"),),
+    ),
+    (
+        "output",
+        "terminal output: each frame as escapes (render_segments)",
+        (("textual/_compositor.py", "render_segments"),),
+    ),
+    (
+        "callbacks",
+        "callbacks after a refresh (call_after_refresh: the log, drawn stamps)",
+        (("textual/screen.py", "_invoke_and_clear_callbacks"),),
+    ),
+]
+"""The parts ``--profile`` reports: (name, meaning, the functions whose cumulative time is the
+part: a file's path holds the first string and the function is named the second). The
+parts marked ``-`` are inside the one above them; the others may overlap too (styles applied
+while the view is taken, footer keys made in a refresh callback)."""
+
+
+def part_ms(stats: pstats.Stats, functions: tuple[tuple[str, str], ...]) -> float:
+    """Milliseconds spent in the functions named (a path part and a function name each),
+    counted once: time a chosen function spends called from another chosen one is not
+    added twice (a recursive call is already in its outer call's time)."""
+    table: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    chosen = {
+        key
+        for key in table
+        if any(path in key[0] and key[2] == function for path, function in functions)
+    }
+    total = 0.0
+    for key in chosen:
+        _, _, _, cumulative, callers = table[key]
+        inside = sum(
+            timing[3] for caller, timing in callers.items() if caller in chosen and caller != key
+        )
+        total += cumulative - inside
+    return total * 1000
+
+
+def profile_rows(name: str, count: int, top: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """Where the time goes when ``name``'s screen takes and draws ``count`` views."""
+    games = game_views(name, count)
+    plain, _ = asyncio.run(draw_views(name, games))
+    gc_ms: list[float] = []
+    started: list[float] = []
+
+    def timing_gc(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started.append(time.process_time())
+        elif started:
+            gc_ms.append((time.process_time() - started.pop()) * 1000)
+
+    profile = cProfile.Profile(time.process_time)
+    gc.callbacks.append(timing_gc)
+    try:
+        profiled, frames = asyncio.run(draw_views(name, games, profile))
+    finally:
+        gc.callbacks.remove(timing_gc)
+    views = len(profiled)
+    stats = pstats.Stats(profile)
+    total = sum(profiled)
+    rows: list[dict[str, Any]] = [
+        {"what": "all (per view)", "cum_ms_per_view": total / views, "share": 1.0}
+    ]
+    for part, _, functions in PARTS:
+        ms = part_ms(stats, functions)
+        rows.append({"what": part, "cum_ms_per_view": ms / views, "share": ms / total})
+    rows.append({"what": "gc", "cum_ms_per_view": sum(gc_ms) / views, "share": sum(gc_ms) / total})
+    table: dict[Any, Any] = stats.stats  # type: ignore[attr-defined]
+    by_own = sorted(table.items(), key=lambda item: item[1][2], reverse=True)[:top]
+    by_cum = sorted(table.items(), key=lambda item: item[1][3], reverse=True)[:top]
+    for order, entries in (("own", by_own), ("cum", by_cum)):
+        for (path, line, function), (_, calls, own, cumulative, _) in entries:
+            rows.append(
+                {
+                    "what": f"{order}: {short_path(path)}:{line}({function})",
+                    "calls_per_view": calls / views,
+                    "own_ms_per_view": own * 1000 / views,
+                    "cum_ms_per_view": cumulative * 1000 / views,
+                }
+            )
+    notes = [
+        f"{name}: {views} views of seat 0 from random games of {player_count(name)} players, "
+        f"80x24, {frames / views:.2f} frames a view; unprofiled CPU per view p50 "
+        f"{statistics.median(plain):.2f} ms, p99 {percentile(plain, 0.99):.2f} ms; under "
+        f"cProfile (slower, shares hold) {total / views:.2f} ms",
+        *(f"{part}: {meaning}" for part, meaning, _ in PARTS),
+        "gc: the garbage collector's passes during the views (gc.callbacks)",
+        "own: the functions at the top by their own time; cum: by cumulative time",
+    ]
+    return rows, notes
+
+
+def short_path(path: str) -> str:
+    for marker in ("site-packages/", "/work/", "lib/python3"):
+        if marker in path:
+            return path.split(marker, 1)[1]
+    return path
+
+
+def profile_report(name: str, quick: bool, top: int) -> Report:
+    rows, notes = profile_rows(name, VIEWS["quick" if quick else "full"], top)
+    return Report(
+        name=f"tui --profile {name}",
+        columns=["what", "calls_per_view", "own_ms_per_view", "cum_ms_per_view", "share"],
+        rows=rows,
+        notes=notes,
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> list[str]:
+    """``--profile GAME``: where the time goes when GAME's screen draws views."""
+    parser.add_argument(
+        "--profile",
+        metavar="GAME",
+        help="draw GAME's views under cProfile and print where the time went",
+    )
+    parser.add_argument("--top", type=int, default=25, help="functions listed by --profile")
+    return ["profile", "top"]
+
+
+def measure(quick: bool, profile: str | None = None, top: int = 25) -> Report:
+    """Cold start and key-to-screen latencies with their baselines; see the module docstring.
+    ``profile``: a game's name, to profile its screen instead (:func:`profile_report`)."""
+    if profile is not None:
+        from engine import registry
+
+        if profile not in registry.names():
+            raise SystemExit(f"--profile: no game {profile!r} (one of {registry.names()})")
+        return profile_report(profile, quick, top)
     sizes = QUICK if quick else FULL
     with tempfile.TemporaryDirectory(prefix="clowder-bench-") as folder:
         empty: list[float] = []
@@ -365,6 +710,7 @@ def measure(quick: bool) -> Report:
         play = asyncio.run(key_play(sizes["plays"], Path(folder)))
         grab, stamp = asyncio.run(blackcat_grabs(sizes["grabs"], Path(folder)))
         refresh = asyncio.run(refresh_baseline(sizes["keys"]))
+        views = view_cpu_rows(VIEWS["quick" if quick else "full"])
     return Report(
         name="tui",
         columns=[
@@ -384,6 +730,7 @@ def measure(quick: bool) -> Report:
             timing_row("key_play", play, baseline),
             timing_row("blackcat_grab", grab, baseline),
             timing_row("blackcat_drawn_stamp", stamp, refresh),
+            *views,
         ],
         notes=[
             "headless, 80x24; cold start: process spawn -> first lobby frame "
@@ -397,5 +744,8 @@ def measure(quick: bool) -> Report:
             "blackcat_grab: 1 -> the ruling drawn (includes the arbiter's settle wait); "
             "blackcat_drawn_stamp: a card's view reaches the client -> the screen's drawn stamp "
             "(baseline: an empty app's change -> refresh)",
+            "view_cpu_GAME: processor time to take one view and draw it (pump, screen, every "
+            "frame until still, with terminal output), seat 0 of random games; baseline: an "
+            "empty app's one-line change, alike",
         ],
     )

@@ -44,7 +44,17 @@ class Report:
             "  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)),
             "  ".join("-" * w for w in widths),
         ]
-        lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in body]
+        # Names (text) read from the left, figures line up on the right.
+        numeric = [
+            all(not isinstance(row.get(column), str) for row in self.rows) for column in header
+        ]
+        lines += [
+            "  ".join(
+                c.rjust(w) if right else c.ljust(w)
+                for c, w, right in zip(r, widths, numeric, strict=True)
+            )
+            for r in body
+        ]
         lines += [f"note: {note}" for note in self.notes]
         return f"{self.name}\n" + "\n".join(lines)
 
