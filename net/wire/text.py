@@ -70,6 +70,8 @@ def unsafe_char(text: str) -> str | None:
     if text.isascii():
         found = _ASCII_UNSAFE.search(text)
         return None if found is None else found.group()
+    if text.isprintable():  # no control, separator, format or unassigned character at all
+        return None  # (bidi controls are format characters): safe, without a look at each
     return next((char for char in text if is_unsafe(char)), None)
 
 
