@@ -46,6 +46,7 @@ from tui.widgets.coach import CoachPanel, coach_line
 from tui.widgets.connection import ConnectionLine
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look, component_classes, read_full_look, read_look
+from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 
 V = TypeVar("V", bound=BaseView)
@@ -100,7 +101,7 @@ class TableScreen(Screen[None], Generic[V]):
         Binding("t", "chat", "chat", show=False),
     ]
 
-    view: reactive[V | None] = reactive(None, always_update=True, init=False)
+    view: reactive[V | None] = reactive(None, always_update=True, init=False, repaint=False)
     """The host's latest view for this seat (``None`` until the first arrives)."""
 
     game: ClassVar[str] = ""
@@ -275,6 +276,8 @@ class TableScreen(Screen[None], Generic[V]):
         old, self._look = self._look, None
         view = self.view
         if self.look != old and self._ready and view is not None:
+            for panel in self.query(Panel):
+                panel.forget()  # their texts were built with the old looks
             self.show(view)
 
     @property

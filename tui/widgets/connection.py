@@ -7,9 +7,9 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from net.wire.text import clean_text
+from tui.widgets.lines import TextLines
 from tui.widgets.look import PLAIN, Look, component_classes, read_look
 
 LOOKS = ("up", "down", "muted")
@@ -37,7 +37,7 @@ def seat_text(seat: dict[str, Any], *, you: bool, look: Look = PLAIN) -> Text:
     return out
 
 
-class ConnectionLine(Widget):
+class ConnectionLine(TextLines):
     """``● 127.0.0.1:7707 · Ann* 1ms · Tom bot``; ``○ reconnecting...`` when the link is down."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("connection", LOOKS)

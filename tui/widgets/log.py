@@ -2,15 +2,27 @@
 
 The engine sends the latest N lines on every view (a sliding window); this
 widget appends only the lines it has not shown yet, so the log never jumps.
+
+Appending costs one repaint of the log and nothing else: Textual's ``RichLog``
+asks for a new layout of the whole screen at every line (its scrollable
+height changed) and scrolls to the new line one frame later, so each view
+with a new line was drawn twice. The log's size on screen never depends on
+its lines (the stylesheet sets it, and its scroll bar is always there), so
+here a line only moves the scroll range and the view to the end, at once.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
 from rich.console import RenderableType
+from rich.style import Style
+from textual.cache import LRUCache
 from textual.events import Resize
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import RichLog
 
 from tui.log_window import new_lines
@@ -20,32 +32,98 @@ class GameLog(RichLog):
     """A scrolling log fed whole windows of lines (:meth:`show`)."""
 
     DEFAULT_CSS = """
-    GameLog { height: 1fr; scrollbar-size-vertical: 1; }
+    GameLog { height: 1fr; scrollbar-size-vertical: 1; overflow-y: scroll; }
     """
     can_focus = False
     """The keys belong to the table (arrows pick cards); the mouse wheel still scrolls."""
 
     KEEP: ClassVar[int] = 300
     """How many written lines are kept to wrap again when the width changes."""
+    MAX_ROWS: ClassVar[int] = 600
+    """Rows (wrapped lines) kept for scrolling back; older ones are dropped (a long game's
+    log would otherwise grow for as long as the table lasts)."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes, wrap=True, markup=False, min_width=10)
+        super().__init__(
+            id=id, classes=classes, wrap=True, markup=False, min_width=10, max_lines=self.MAX_ROWS
+        )
         self._shown: list[str] = []
-        self._written: list[RenderableType] = []
+        self._written: deque[RenderableType] = deque(maxlen=self.KEEP)
         """What was written (game lines, chat), newest last: RichLog keeps only the
         wrapped rows, so a change of width wraps these again (:meth:`on_resize`)."""
         self._wrapped_at = 0
         """The width the kept lines were last wrapped at (0: not yet)."""
         self._rewrapping = False
+        self._appending = False
+        """Inside :meth:`write`: the scroll range changes, the widget's size does not."""
+        self._styled: LRUCache[tuple[int, int, int, int, Style], Strip] = LRUCache(1024)
+        """Rows as drawn (in the log's style), by row number, scroll, width: scrolling by a
+        line draws every row on screen again, and each was made anew at every frame."""
+        self._style_kept: tuple[object, Style] | None = None
 
-    def write(self, content: Any, *args: Any, **kwargs: Any) -> Self:
+    def write(
+        self,
+        content: Any,
+        width: int | None = None,
+        expand: bool = False,
+        shrink: bool = True,
+        scroll_end: bool | None = None,
+        animate: bool = False,
+    ) -> Self:
+        """Append ``content`` and, as ``RichLog`` does, show the end: in this frame."""
         if not self._rewrapping:
-            self._written = [*self._written[-(self.KEEP - 1) :], content]
-        return super().write(content, *args, **kwargs)
+            self._written.append(content)
+        self._appending = True
+        try:
+            super().write(content, width, expand, shrink, scroll_end=False)
+        finally:
+            self._appending = False
+        if self._size_known:
+            self._scroll_update(self.virtual_size)  # the scroll bar's range
+            if self.auto_scroll if scroll_end is None else scroll_end:
+                self.scroll_to_end()
+        return self
+
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        """A line appended repaints the log; it never needs the screen laid out again."""
+        if self._appending:
+            layout = False
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def clear(self) -> Self:
-        self._written = []
+        self._written.clear()
+        self._styled.clear()
         return super().clear()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styled.clear()
+        self._style_kept = None
+
+    def _row_style(self) -> Style:
+        """The log's own style (``rich_style``: every ancestor's styles added up, at each
+        call), kept while its styles are the same, as Textual keeps ``visual_style``."""
+        kept = self._style_kept
+        key = self.styles._cache_key
+        if kept is None or kept[0] != key:
+            kept = self._style_kept = (key, self.rich_style)
+        return kept[1]
+
+    def render_line(self, y: int) -> Strip:
+        """Row ``y`` on screen, as ``RichLog`` draws it, kept while the row is the same."""
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        if row >= len(self.lines):
+            return super().render_line(y)
+        width = self.scrollable_content_region.width
+        style = self._row_style()
+        key = (row + self._start_line, scroll_x, width, self._widest_line_width, style)
+        strip = self._styled.get(key)
+        if strip is None:
+            strip = self._styled[key] = super().render_line(y)
+        return strip
 
     def on_resize(self, event: Resize) -> None:
         """Wrap every kept line again at a new width (a log first laid out narrow, as when
@@ -56,6 +134,7 @@ class GameLog(RichLog):
             width = self.scrollable_content_region.width
             if self._wrapped_at and width and width != self._wrapped_at:
                 super().clear()
+                self._styled.clear()
                 for content in self._written:
                     super().write(content, scroll_end=False)
                 self.scroll_end(animate=False, immediate=True)
@@ -63,6 +142,10 @@ class GameLog(RichLog):
                 self._wrapped_at = width
         finally:
             self._rewrapping = False
+
+    def scroll_to_end(self) -> None:
+        """Show the newest line now (after a change of this log's height)."""
+        self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
 
     def show(self, lines: Sequence[str]) -> None:
         """Make the log end with ``lines`` (appending only what is new)."""
@@ -73,4 +156,5 @@ class GameLog(RichLog):
             self._shown = []
         for line in extra:
             self.write(line)
-        self._shown = (self._shown + extra)[-200:]
+        if extra:
+            self._shown = (self._shown + extra)[-200:]

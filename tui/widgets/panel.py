@@ -6,16 +6,26 @@ several blocks for every card, and a player's reaction is timed from the
 moment the card is drawn, so the blocks whose size the stylesheet fixes use
 this instead: setting :attr:`Panel.text` repaints only the panel, and only
 when the text really changed.
+
+A table draws every panel from its part of the view with :meth:`Panel.draw`:
+the part (a key) is compared with the one drawn last, so a view that leaves a
+panel's part as it was costs neither building its text nor repainting it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
+
+from tui.widgets.lines import TextLines
+
+_NOTHING = object()
+"""The key of a panel drawn with :meth:`Panel.show` (or not at all): never equal to a part."""
 
 
-class Panel(Widget):
+class Panel(TextLines):
     """Rich text in a box whose height and width come from the stylesheet."""
 
     DEFAULT_CSS = """
@@ -29,12 +39,29 @@ class Panel(Widget):
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.set_reactive(Panel.text, text if isinstance(text, Text) else Text(text))
+        self._drawn_for: object = _NOTHING
+        """The part of the view the shown text was built from (:meth:`draw`)."""
 
     def show(self, text: Text | str) -> None:
         """Show ``text`` (a repaint only if it differs from what is shown)."""
+        self._drawn_for = _NOTHING
         new = text if isinstance(text, Text) else Text(text)
         if new != self.text:
             self.text = new
+
+    def draw(self, part: object, build: Callable[[], Text | str]) -> bool:
+        """Show the text ``build`` makes of ``part``, unless ``part`` equals the part shown:
+        then nothing is built or repainted. ``part`` holds everything the text depends on
+        (the view's fields, the width); True if the text was built."""
+        if self._drawn_for is not _NOTHING and part == self._drawn_for:
+            return False
+        self.show(build())
+        self._drawn_for = part
+        return True
+
+    def forget(self) -> None:
+        """Build the text again at the next :meth:`draw` (the looks or the width changed)."""
+        self._drawn_for = _NOTHING
 
     def render(self) -> Text:
         return self.text

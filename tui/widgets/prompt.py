@@ -6,12 +6,12 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
+from tui.widgets.lines import TextLines
 from tui.widgets.look import component_style
 
 
-class PromptLine(Widget):
+class PromptLine(TextLines):
     """One line. An error (``! You must follow red``) stays until the next prompt replaces it."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"prompt--error"}

@@ -8,9 +8,9 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.reactive import reactive
-from textual.widget import Widget
 
 from net.wire.text import clean_text
+from tui.widgets.lines import TextLines
 from tui.widgets.look import component_classes, read_look
 
 LOOKS = ("turn", "note")
@@ -29,7 +29,7 @@ class ScoreLine:
     """A short extra word, e.g. ``leads`` or ``bot``."""
 
 
-class Scoreboard(Widget):
+class Scoreboard(TextLines):
     """Players and scores, one per line: ``▶ Ann (you)  3/7``. The turn is marked by ▶ and bold."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("scores", LOOKS)
@@ -40,12 +40,18 @@ class Scoreboard(Widget):
     Scoreboard > .scores--note { color: $text-muted; }
     """
 
-    lines: reactive[tuple[ScoreLine, ...]] = reactive(tuple, layout=True)
+    lines: reactive[tuple[ScoreLine, ...]] = reactive(tuple)
     target: reactive[int | None] = reactive(None)
 
     def set_scores(self, lines: Sequence[ScoreLine], target: int | None) -> None:
+        """Show ``lines``: a repaint only if they changed, and a new layout of the screen
+        only if their number did (the board's height follows it)."""
+        new = tuple(lines)
+        rows = len(new) != len(self.lines)
         self.target = target
-        self.lines = tuple(lines)
+        self.lines = new
+        if rows:
+            self.refresh(layout=True)
 
     def render(self) -> Text:
         look = read_look(self, "scores", LOOKS)

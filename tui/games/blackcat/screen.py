@@ -237,25 +237,53 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
     # Drawing ------------------------------------------------------------------------
 
     def show(self, view: BlackCatView) -> None:
+        """Draw each panel from its own part of the view: a panel whose part is as it was is
+        neither built again nor repainted (a new card changes the top card, its line, the
+        title and what each pile would gain; a grab also the piles, scores and log)."""
         if self.history.last is None and view["last"]:
             self.game_event({"kind": "take", "data": view["last"]})
-        look = self.look
         seat = view["seat"]
-        self.query_one("#title", Panel).show(self._title(view))
-        self.query_one("#top-card", Panel).show(Text("\n").join(big_card(view["top"], look)))
-        self.query_one("#top-info", Panel).show(self._top_info(view))
+        players = view["players"]
         width = self._board_width()
-        for pile in range(PILES):
-            if seat is not None:
-                self.query_one(f"#pile-{pile}", Panel).show(self._own_pile(view, pile, width))
+        self.query_one("#title", Panel).draw(
+            (view["deck_left"], view["deck_size"], view["variants"], seat is None),
+            lambda: self._title(view),
+        )
+        self.query_one("#top-card", Panel).draw(
+            view["top"], lambda: Text("\n").join(big_card(view["top"], self.look))
+        )
+        self.query_one("#top-info", Panel).draw(
+            (
+                view["phase"],
+                view["ended"],
+                view["top"],
+                view["reveal"],
+                view["called_by"],
+                self.history.last,
+                players,
+                seat,
+            ),
+            lambda: self._top_info(view),
+        )
+        if seat is not None:
+            for pile in range(PILES):
+                self.query_one(f"#pile-{pile}", Panel).draw(
+                    (view["piles"][seat][pile], view["phase"] == "play", width),
+                    lambda pile=pile: self._own_pile(view, pile, width),  # type: ignore[misc]
+                )
         for mine in self.query(".mine"):
             if mine.display != (seat is not None):
                 mine.display = seat is not None  # a spectator has no piles of their own
         others = self.query_one("#others", Panel)
-        text = self._others(view, width)
-        if others.styles.height is None or others.styles.height.value != len(text.split()):
-            others.styles.height = len(text.split())
-        others.show(text)
+        seen = [
+            [(pile["cards"], pile["cats"], pile["score"]) for pile in piles]
+            for other, piles in enumerate(view["piles"])
+            if other != seat
+        ]  # not what the top card would add: that is drawn for your own piles only
+        if others.draw((seen, players, seat, width), lambda: self._others(view, width)):
+            rows = len(others.text.split())
+            if others.styles.height is None or others.styles.height.value != rows:
+                others.styles.height = rows
         called_by = view["called_by"]
         self.query_one(Scoreboard).set_scores(
             [
@@ -265,18 +293,12 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
                     you=index == seat,
                     note="called" if index == called_by else "",
                 )
-                for index, name in enumerate(view["players"])
+                for index, name in enumerate(players)
             ],
             None,
         )
         self.query_one(PromptLine).prompt(self.prompt_text(view))
-        # The card first, the log one frame later: the drawn stamp (where every
-        # reaction starts) is not held up by the log's redraw.
-        self.call_after_refresh(self._show_log, view)
-
-    def _show_log(self, view: BlackCatView) -> None:
-        if view is self.view:  # else a newer view is on its way and brings its own
-            self.query_one(GameLog).show(self.history.lines)
+        self.query_one(GameLog).show(self.history.lines)
 
     def stalled(self) -> bool:
         """Whether the top card has sat there long enough that calling the end is allowed.

@@ -15,14 +15,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from engine.games.catchy.rules import JOKER, STARTING, CatchyView, card_name, number
 from tui.screens.table import TableScreen
 from tui.widgets.cards import CardArea, CardFace, blank_lines, card_lines, compact_backs, row
 from tui.widgets.hand import Hand
+from tui.widgets.lines import TextLines
 from tui.widgets.log import GameLog
 from tui.widgets.look import component_style
+from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.scores import Scoreboard, ScoreLine
 
@@ -65,7 +66,7 @@ def who(view: CatchyView, seat: int | None) -> str:
     return str(players[seat]) if seat < len(players) else f"seat {seat + 1}"
 
 
-class CourseTrack(CardArea):
+class CourseTrack(CardArea, TextLines):
     """The course cards and the line the cat walks, your Arms on the left.
 
     The cat shows the colour of its side up (the red and blue cards' looks);
@@ -82,6 +83,16 @@ class CourseTrack(CardArea):
 
     view: reactive[CatchyView | None] = reactive(None, always_update=True)
     swapping: reactive[bool] = reactive(False)
+
+    def follow(self, view: CatchyView, swapping: bool) -> None:
+        """Draw ``view``'s course and cat, repainting only if they changed."""
+        part = (view["course"], view["cat"], view["seat"], view["players"])
+        self.swapping = swapping
+        if part != self._part:
+            self._part = part
+            self.view = view
+
+    _part: object = None
 
     def render(self) -> Text:
         view = self.view
@@ -134,7 +145,7 @@ class CourseTrack(CardArea):
         return out
 
 
-class TrickArea(CardArea):
+class TrickArea(CardArea, TextLines):
     """The trick under way (or the last one, dimmed, with how it went)."""
 
     DEFAULT_CSS = """
@@ -142,6 +153,23 @@ class TrickArea(CardArea):
     """
 
     view: reactive[CatchyView | None] = reactive(None, always_update=True)
+
+    def follow(self, view: CatchyView) -> None:
+        """Draw ``view``'s trick, repainting only if it changed."""
+        part = (
+            view["trick"],
+            view["tricks"][-1:],
+            len(view["tricks"]),
+            view["leader"],
+            view["tricks_per_round"],
+            view["seat"],
+            view["players"],
+        )
+        if part != self._part:
+            self._part = part
+            self.view = view
+
+    _part: object = None
 
     def render(self) -> Text:
         view = self.view
@@ -239,66 +267,48 @@ class CatchyTable(TableScreen[CatchyView]):
     def compose_board(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Vertical(id="board"):
-                yield Static("", id="title")
-                yield Static("", id="opponent")
+                yield Panel(id="title")
+                yield Panel(id="opponent")
                 yield CourseTrack(id="track")
                 yield TrickArea(id="trick")
-                yield Static("", id="hand-label")
+                yield Panel(id="hand-label")
                 yield Hand(face, id="hand")
             with Vertical(id="side"):
                 yield Scoreboard(id="scores")
-                yield Static("", id="last-round")
+                yield Panel(id="last-round")
                 yield GameLog(id="log")
 
     # Drawing -------------------------------------------------------------------
 
     def show(self, view: CatchyView) -> None:
-        look = self.look
+        """Draw each part from its own part of the view (a panel whose part is as it was is
+        neither built again nor repainted): a card played changes the trick, the hands,
+        whose turn it is and the prompt; the course, the cat, scores and the last round
+        change only as tricks and rounds end."""
         seat = view["seat"]
         players = view["players"]
         opponent = others(view)
         turn = view["turn"]
         phase = view["phase"]
-        title = Text(f"{self.game_title} · Round {view['round']}", style="bold")
-        if seat is None:
-            title.append(" · watching", style=look("muted"))
-        self.query_one("#title", Static).update(title)
         counts = view["hand_counts"]
-        opponent_line = Text(players[opponent] if opponent < len(players) else "?", style="bold")
-        opponent_line.append("  ")
-        backs = compact_backs(
-            counts[opponent] if opponent < len(counts) else 0,
-            look=self.query_one(Hand).card_look,  # the same backs as every card drawn here
-        )
-        opponent_line.append_text(backs)
-        if turn == opponent:
-            opponent_line.append("  ◀ to play", style=look("turn"))
-        self.query_one("#opponent", Static).update(opponent_line)
-        self.query_one(CourseTrack).swapping = self.swapping
-        self.query_one(CourseTrack).view = view
-        self.query_one(TrickArea).view = view
         hand = self.query_one(Hand)
+        self.query_one("#title", Panel).draw(
+            (view["round"], seat is None), lambda: self._title(view)
+        )
+        self.query_one("#opponent", Panel).draw(
+            (players, opponent, counts, turn), lambda: self._opponent(view, hand)
+        )
+        self.query_one(CourseTrack).follow(view, self.swapping)
+        self.query_one(TrickArea).follow(view)
         own = view["hand"] or []
         my_turn = seat is not None and turn == seat
-        unplayable = view["unplayable"]
-        dimmed = set(unplayable)
+        self.query_one("#hand-label", Panel).draw(
+            (seat, players, counts, turn, my_turn and phase == "play"),
+            lambda: self._hand_label(view, hand),
+        )
+        dimmed = set(view["unplayable"])
         if STARTING in own:
             dimmed.add(STARTING)
-        if seat is None:
-            # A spectator has no hand: the near seat's hand is its backs, like the far one's.
-            near = 1 - opponent
-            label = Text(players[near] if near < len(players) else "?", style="bold")
-            label.append("  ")
-            label.append_text(
-                compact_backs(counts[near] if near < len(counts) else 0, look=hand.card_look)
-            )
-            if turn == near:
-                label.append("  ◀ to play", style=look("turn"))
-        else:
-            label = Text("Your hand", style="bold")
-            if my_turn and phase == "play":
-                label.append("  ▶ your turn", style=look("turn"))
-        self.query_one("#hand-label", Static).update(label)
         hand.dimmed = frozenset(dimmed)
         hand.cards = tuple(own)
         hand.show_cursor = my_turn and phase == "play"
@@ -320,20 +330,64 @@ class CatchyTable(TableScreen[CatchyView]):
         self.query_one(GameLog).show(view["log"])
         self.query_one(PromptLine).prompt(self.prompt_text(view))
 
+    def _title(self, view: CatchyView) -> Text:
+        title = Text(f"{self.game_title} · Round {view['round']}", style="bold")
+        if view["seat"] is None:
+            title.append(" · watching", style=self.look("muted"))
+        return title
+
+    def _opponent(self, view: CatchyView, hand: Hand) -> Text:
+        players, counts = view["players"], view["hand_counts"]
+        opponent = others(view)
+        line = Text(players[opponent] if opponent < len(players) else "?", style="bold")
+        line.append("  ")
+        backs = compact_backs(
+            counts[opponent] if opponent < len(counts) else 0,
+            look=hand.card_look,  # the same backs as every card drawn here
+        )
+        line.append_text(backs)
+        if view["turn"] == opponent:
+            line.append("  ◀ to play", style=self.look("turn"))
+        return line
+
+    def _hand_label(self, view: CatchyView, hand: Hand) -> Text:
+        players, counts, turn = view["players"], view["hand_counts"], view["turn"]
+        if view["seat"] is None:
+            # A spectator has no hand: the near seat's hand is its backs, like the far one's.
+            near = 1 - others(view)
+            label = Text(players[near] if near < len(players) else "?", style="bold")
+            label.append("  ")
+            label.append_text(
+                compact_backs(counts[near] if near < len(counts) else 0, look=hand.card_look)
+            )
+            if turn == near:
+                label.append("  ◀ to play", style=self.look("turn"))
+            return label
+        label = Text("Your hand", style="bold")
+        if turn == view["seat"] and view["phase"] == "play":
+            label.append("  ▶ your turn", style=self.look("turn"))
+        return label
+
     def _show_last_round(self, view: CatchyView) -> None:
         last = view["last_round"]
-        panel = self.query_one("#last-round", Static)
+        panel = self.query_one("#last-round", Panel)
         if not last:
-            panel.update(Text("No round finished yet", style=self.look("muted")))
+            panel.draw(None, lambda: Text("No round finished yet", style=self.look("muted")))
             return
         points = last.get("points") or [0, 0]
         gained = ", ".join(
             f"{who(view, index)} +{value}" for index, value in enumerate(points) if value
         )
-        course = " ".join(face(card).label.replace(" ", "") for card in last.get("course") or [])
-        text = Text(f"Round {last.get('round')}: ", style="bold")
-        text.append(f"{gained}\ncourse was {course}")
-        panel.update(text)
+
+        def text() -> Text:
+            course = " ".join(
+                face(card).label.replace(" ", "") for card in last.get("course") or []
+            )
+            out = Text(f"Round {last.get('round')}: ", style="bold")
+            out.append(f"{gained}\ncourse was {course}")
+            return out
+
+        panel.draw((last, view["seat"], view["players"]), text)
         previous = getattr(self, "_last_round_seen", None)
         game_over = view["outcome"] is not None  # the results screen says it all
         if previous is not None and previous != last.get("round") and not game_over:

@@ -1,0 +1,62 @@
+"""Lines drawn the fast way (:class:`tui.widgets.lines.TextLines`) are Textual's own, exactly.
+
+Every game's table screen shows views of a seeded random game
+(:func:`tests.tui.test_random_views.watches`, a player's seat); after each is drawn,
+every widget on the screen that draws its lines itself gives them both ways, its own and
+Textual's text path, and they must be the same strips (text, styles, offsets). Widgets
+that cannot take the fast way (a line wider than the widget, centred text) say so by
+falling back, which is allowed: the test also checks the fast way was taken at all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.strip import Strip
+
+from engine import registry
+from tests.tui.harness import TableHarness
+from tests.tui.test_random_views import SIZE, presence_of, show, watches
+from tui.games import screen_class
+from tui.widgets.lines import TextLines
+
+VIEWS = 24
+"""Views of each game compared (every widget of each), spread over its first random game."""
+
+
+def both_ways(widget: TextLines) -> tuple[list[Strip], list[Strip], bool]:
+    """The widget's lines its own way and Textual's, and whether its own way was taken."""
+    widget.fast_lines = True
+    widget.refresh()
+    own = [widget.render_line(y) for y in range(widget.size.height)]
+    fast = widget._lines is not None
+    widget.fast_lines = False
+    widget.refresh()
+    textual = [widget.render_line(y) for y in range(widget.size.height)]
+    widget.fast_lines = True
+    widget.refresh()
+    return own, textual, fast
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", registry.names())
+async def test_fast_lines_are_textual_s_lines(name: str) -> None:
+    watch = next(watch for watch in watches(name) if watch.seat == 0)
+    views = watch.views[:: max(1, len(watch.views) // VIEWS)][:VIEWS]
+    first = views[0][1]
+    app = TableHarness(first, presence=presence_of(first["players"]), screen=screen_class(name))
+    compared = fast = 0
+    async with app.run_test(size=SIZE) as pilot:
+        for step, view in views:
+            show(app, view)
+            await pilot.pause()
+            for widget in app.screen.query(TextLines):
+                if not widget.display or not widget.size:
+                    continue
+                own, textual, taken = both_ways(widget)
+                where: Any = (name, step, widget)
+                assert own == textual, f"{where}: drawn differently"
+                compared += 1
+                fast += taken
+    assert compared and fast, f"{name}: no widget drew its lines the fast way"
