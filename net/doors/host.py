@@ -38,6 +38,7 @@ from net.core.host import (
 from net.core.limits import HostLimits
 from net.core.session import Session
 from net.core.table import BOT_DELAY_S, START_COUNTDOWN_S, TableRunner
+from net.doors.guard import SharedBudget
 from net.store.journal import StateDir
 from net.store.scoreboard import Scoreboard
 
@@ -101,12 +102,16 @@ class Host:
             if state_dir is not None
             else None
         )
+        self.budget = SharedBudget(self.limits.connection_budget())
+        """The one budget of connections (descriptors) of the game port and every door: the
+        SSH and web gateways take theirs from it (``clowder host`` hands it to them), and the
+        core is told what is left for the game port."""
         self.core = HostCore(
             name=name or socket.gethostname(),
             store=self.state,
             scores=Scoreboard(state_dir) if state_dir is not None else None,
             limits=self.limits,
-            connection_budget=self.limits.connection_budget(),
+            connection_budget=self.budget.total,
             bot_delay_s=bot_delay_s,
             bot_reaction_scale=bot_reaction_scale,
             bot_level=bot_level,
@@ -119,6 +124,8 @@ class Host:
             now_ns=time.monotonic_ns(),
         )
         self.core.on_wake = self._wake_soon
+        self.budget.game = lambda: len(self.core.connections)
+        self.budget.on_change = self._doors_changed
         self._writers: dict[int, asyncio.StreamWriter] = {}
         self._serving: set[asyncio.Task[None]] = set()
         self._closing = False
@@ -161,7 +168,13 @@ class Host:
 
     @property
     def connection_budget(self) -> int:
-        return self.core.connection_budget
+        """Connections at once, by every door together (:attr:`budget`)."""
+        return self.budget.total
+
+    def _doors_changed(self, game_budget: int) -> None:
+        """The doors took or gave back descriptors: the game port's share follows, so a game
+        connection over what the doors left is refused (``host_full``) like any other."""
+        self.core.connection_budget = game_budget
 
     @property
     def on_tables_changed(self) -> Callable[[], None] | None:
