@@ -10,7 +10,8 @@ live apart so tests can ask them directly.
   password (``--ssh-password``), authorized keys (``--ssh-keys``), or both
   restrictions (either one lets a player in).
 * :class:`SessionBudget`: each session is a whole client process, so the
-  gateway runs at most so many at once (:data:`MAX_SSH_SESSIONS`).
+  gateway runs at most so many at once (:data:`MAX_SSH_SESSIONS`), and at most
+  :data:`SSH_PER_ADDRESS` for one address (:class:`net.doors.guard.PerAddress`).
 * :func:`player_folder`: each player (user name, plus the key's fingerprint
   when a key was offered) gets a folder of their own for the client's
   state and settings, so coming back as the same user with the same key
@@ -40,14 +41,21 @@ a memory budget; it stays well under the host's per-address connection budget
 (:data:`net.core.limits.MAX_CONNECTIONS_PER_ADDRESS`), since every session's client
 connects from the gateway's own address."""
 
+SSH_PER_ADDRESS: Final = 4
+"""From one IP address at once: SSH connections still logging in, connections logged in,
+and players (``--ssh-per-address``). One machine on the LAN cannot take every place, nor
+keep others from logging in by holding connections open."""
+
 SSH_CONNECTIONS_PER_SESSION: Final = 2
 """Game connections one SSH player's client may hold (the lobby's and the table's), all
 from the gateway's address: ``clowder host`` checks the session budget against the
 host's per-address connection budget with this."""
 
 CONNECTION_SLACK: Final = 8
-"""SSH connections allowed beyond the session budget (still logging in, or refused
-politely): connections over ``max_sessions + CONNECTION_SLACK`` are cut at once."""
+"""SSH connections allowed beyond the session budget (still logging in, or logged in
+between two sessions): a newcomer over ``max_sessions + CONNECTION_SLACK`` is told so
+after the key exchange, or cut at once when many are being told already
+(:data:`net.doors.ssh_gateway.EXPLAINING_MAX`)."""
 
 NAME_MAX: Final = 32
 """The protocol's limit on a player's name (``hello.name``)."""

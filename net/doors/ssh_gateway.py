@@ -24,6 +24,21 @@ same user with the same key returns to the same seats.
 The host key is made on first run and kept in the host's state folder
 (``ssh/host_ed25519_key``, readable by the host's user only); the host logs
 its fingerprint so players can check what ``ssh`` shows them.
+
+What a stranger can hold (issue 30): one address has at most
+:data:`~net.doors.ssh_access.SSH_PER_ADDRESS` connections logging in, as many
+logged in and as many players; a connection has :data:`HANDSHAKE_TIMEOUT_S`
+to send its version line, finish the key exchange and ask to log in, and
+once logged in :data:`SESSION_TIMEOUT_S` to open a session (and again after
+each session ends), so idle connections do not keep players out. A
+newcomer over a budget is told why in the SSH disconnect reason, which
+``ssh`` prints (a line before the version line would not be shown), after
+the key exchange; when :data:`EXPLAINING_MAX` are being told already, or one
+from that address is, it is cut at once, before any cryptography, so a
+flood stays cheap. Password tries from one address are answered one after
+another, each wrong one later than the last (:class:`net.doors.guard.Tries`),
+at most :data:`MAX_TRIES` on one connection, and logged at most one line
+every few seconds (:class:`net.doors.guard.QuietLog`).
 """
 
 from __future__ import annotations
@@ -31,19 +46,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ipaddress
+import math
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Final
 
 import asyncssh
 
+from net.doors.guard import PerAddress, QuietLog, SharedBudget, Tries
 from net.doors.ssh_access import (
     DEFAULT_SSH_PORT,
     MAX_SSH_SESSIONS,
+    SSH_PER_ADDRESS,
     Access,
     BadUserName,
     SessionBudget,
@@ -72,7 +91,29 @@ GATEWAY_FOLDER: Final = "ssh"
 HOST_KEY_FILE: Final = "host_ed25519_key"
 
 LOGIN_TIMEOUT_S: Final = 30.0
-"""Seconds an SSH connection has to log in."""
+"""Seconds an SSH connection has to log in (typing a password included)."""
+
+HANDSHAKE_TIMEOUT_S: Final = 10.0
+"""Seconds from connecting to asking to log in: the version line and the key exchange take
+milliseconds, so a connection that sends nothing (or dribbles) is closed and its place
+freed long before the login deadline."""
+
+SESSION_TIMEOUT_S: Final = 5.0
+"""Seconds a logged-in connection may hold no session (``ssh`` opens one at once): one
+that opens none, or keeps the connection after its session ended, is closed."""
+
+MAX_TRIES: Final = 6
+"""Login tries on one connection (passwords, and keys the keys file does not list; as
+OpenSSH's ``MaxAuthTries``): the next one closes it."""
+
+TRY_WAIT_MAX_S: Final = 20.0
+"""A password try whose turn (:class:`net.doors.guard.Tries`) is further away than this is
+not checked: the connection is closed, saying when to come back, instead of being held
+open (it would run out of login time first)."""
+
+EXPLAINING_MAX: Final = 4
+"""Refused connections being told why at once (each costs a key exchange). Beyond this,
+and beyond one per address, a refused connection is cut before the key exchange."""
 
 KEEPALIVE_INTERVAL_S: Final = 15.0
 KEEPALIVE_COUNT_MAX: Final = 4
@@ -219,7 +260,18 @@ class _Counts:
     """Live numbers, for the budget and for tests."""
 
     connections: int = 0
+    """Connections logging in or logged in (not those being refused)."""
     sessions: set[_Session] = field(default_factory=set)
+
+
+class _Stage(Enum):
+    """Where a connection stands in the gateway's budgets (what it gives back when it ends)."""
+
+    CUT = "cut"
+    EXPLAINING = "explaining"
+    LOGGING_IN = "logging in"
+    LOGGED_IN = "logged in"
+    DONE = "done"
 
 
 class SshGateway:
@@ -238,6 +290,12 @@ class SshGateway:
         log: Callable[[str], None] = print,
         command: Callable[[Player], Sequence[str]] | None = None,
         login_timeout_s: float = LOGIN_TIMEOUT_S,
+        per_address: int = SSH_PER_ADDRESS,
+        shared: SharedBudget | None = None,
+        handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S,
+        session_timeout_s: float = SESSION_TIMEOUT_S,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.game_address = game_address
         self.game_port = game_port
@@ -251,6 +309,19 @@ class SshGateway:
             lambda player: client_command(game_address, game_port, player.name, player.reached)
         )
         self.login_timeout_s = login_timeout_s
+        self.handshake_timeout_s = handshake_timeout_s
+        self.session_timeout_s = session_timeout_s
+        self.shared = shared
+        """The host's one connection budget (every door's); ``None``: only this gateway's."""
+        self.logging_in = PerAddress(per_address)
+        self.logged_in = PerAddress(per_address)
+        self.playing = PerAddress(per_address)
+        self.explaining = PerAddress(1)
+        self.tries = Tries()
+        self.clock = clock
+        self.sleep = sleep
+        """How password answers wait (tests pass one that records the delay)."""
+        self.quiet = QuietLog(lambda line: log(f"SSH: {line}"), clock=clock)
         self.counts = _Counts()
         self.fingerprint = ""
         self._server: asyncssh.SSHAcceptor | None = None
@@ -290,7 +361,8 @@ class SshGateway:
         self.port = self._server.sockets[0].getsockname()[1]
         self.log(
             f"SSH: listening on {self.bind}:{self.port} ({self.access.describe()}; "
-            f"at most {self.budget.limit} sessions); host key {self.fingerprint}"
+            f"at most {self.budget.limit} sessions, {self.playing.limit} from one address); "
+            f"host key {self.fingerprint}"
         )
 
     async def close(self) -> None:
@@ -315,16 +387,40 @@ class SshGateway:
 
     # Called by the connections -----------------------------------------------------
 
-    def _connected(self, connection: asyncssh.SSHServerConnection) -> bool:
-        """Count a new connection; False when it is over the budget (it is then cut)."""
-        self._connections.add(connection)
-        self.counts.connections += 1
-        return self.counts.connections <= self.budget.connection_limit
+    def _admit(self, peer: str) -> tuple[_Stage, str]:
+        """Where a new connection from ``peer`` goes, and why when it is refused.
 
-    def _disconnected(self, connection: asyncssh.SSHServerConnection) -> None:
-        if connection in self._connections:
-            self._connections.discard(connection)
+        Served (:attr:`_Stage.LOGGING_IN`) when its address, the gateway and the host
+        have room; else told why after the key exchange (:attr:`_Stage.EXPLAINING`) if
+        few are being told; else cut at once (:attr:`_Stage.CUT`).
+        """
+        why = ""
+        if self.logging_in.full(peer):
+            why = (
+                f"This Clowder host already has {self.logging_in.limit} SSH connections "
+                f"from {peer} logging in; try again in a moment."
+            )
+        elif self.counts.connections >= self.budget.connection_limit:
+            why = "This Clowder host has all the SSH players it takes; try again later."
+        elif self.shared is not None and not self.shared.take():
+            why = "This Clowder host is serving all the connections it takes; try again later."
+        if not why:
+            self.logging_in.take(peer)
+            self.counts.connections += 1
+            return _Stage.LOGGING_IN, ""
+        if self.explaining.total < EXPLAINING_MAX and self.explaining.take(peer):
+            return _Stage.EXPLAINING, why
+        return _Stage.CUT, why
+
+    def _release(self, stage: _Stage, peer: str) -> None:
+        """Give back what a connection at ``stage`` held."""
+        if stage is _Stage.EXPLAINING:
+            self.explaining.give_back(peer)
+        elif stage in (_Stage.LOGGING_IN, _Stage.LOGGED_IN):
+            (self.logging_in if stage is _Stage.LOGGING_IN else self.logged_in).give_back(peer)
             self.counts.connections -= 1
+            if self.shared is not None:
+                self.shared.give_back()
 
 
 def _not_offered(what: str) -> asyncssh.ChannelOpenError:
@@ -354,9 +450,14 @@ class _Server(asyncssh.SSHServer):
         self.refused = False
         """Cut with a reason already logged (over the budget, a bad name)."""
         self.failures: list[str] = []
-
-    def log(self, line: str) -> None:
-        self.gateway.log(f"SSH: {line}")
+        self.stage = _Stage.CUT
+        self.why = ""
+        """Why it is refused (:attr:`_Stage.EXPLAINING`), told after the key exchange."""
+        self.tries = 0
+        self.began = False
+        """It asked to log in (its version line and key exchange are done)."""
+        self.open_sessions = 0
+        self._timer: asyncio.TimerHandle | None = None
 
     def who(self) -> str:
         return f"{self.name!r} from {self.peer}" if self.name else f"{self.peer}"
@@ -366,40 +467,141 @@ class _Server(asyncssh.SSHServer):
         self.peer = _peer(conn)
         local = conn.get_extra_info("sockname")
         self.reached = reached_address(str(local[0])) if local else ""
-        if not self.gateway._connected(conn):
+        gateway = self.gateway
+        gateway._connections.add(conn)
+        self.stage, self.why = gateway._admit(self.peer)
+        if self.stage is _Stage.CUT:
+            # Before the key exchange: cheap, so a flood costs no cryptography.
             self.refused = True
-            limit = self.gateway.budget.connection_limit
-            self.log(f"refused a connection from {self.peer}: {limit} SSH connections already")
-            # Before the key exchange: cheap (a flood costs no crypto), with no reason shown.
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections")
+            gateway.quiet("cut", f"cut a connection from {self.peer} at once: {self.why}")
+            conn.abort()
+            return
+        if self.stage is _Stage.EXPLAINING:
+            self.refused = True
+            gateway.quiet("refused", f"refused {self.peer}: {self.why}")
+        self._arm(gateway.handshake_timeout_s, self._handshake_due)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
         if self.connection is not None:
-            self.gateway._disconnected(self.connection)
+            self.gateway._connections.discard(self.connection)
+        stage, self.stage = self.stage, _Stage.DONE
+        self.gateway._release(stage, self.peer)
         if self.authenticated or self.refused:
             return
         if self.name is not None:
             tried = "; ".join(dict.fromkeys(self.failures)) or "no way to log in was tried"
-            self.log(f"{self.who()} did not log in ({tried})")
+            self.gateway.quiet("no login", f"{self.who()} did not log in ({tried})")
         else:
             why = f": {clean_text(str(exc))}" if exc is not None and str(exc) else ""
-            self.log(f"{self.peer} left before logging in{why}")
+            self.gateway.quiet("no login", f"{self.peer} left before logging in{why}")
+
+    # Deadlines: the handshake, then a session to open.
+
+    def _arm(self, seconds: float, due: Callable[[], None]) -> None:
+        self._disarm()
+        self._timer = asyncio.get_running_loop().call_later(seconds, due)
+
+    def _disarm(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _handshake_due(self) -> None:
+        self._timer = None
+        if self.began or self.connection is None:
+            return
+        if not self.refused:
+            self.refused = True
+            seconds = self.gateway.handshake_timeout_s
+            self.gateway.quiet(
+                "timeout", f"closed a connection from {self.peer}: no login begun in {seconds:g} s"
+            )
+        self.connection.abort()
+
+    def _session_due(self) -> None:
+        self._timer = None
+        if self.open_sessions or self.connection is None:
+            return
+        self.gateway.quiet(
+            "timeout", f"closed the connection of {self.who()}: no session open (an ssh -N?)"
+        )
+        self.connection.disconnect(
+            asyncssh.DISC_BY_APPLICATION,
+            "This Clowder host closes a connection that opens no game: ssh -p PORT you@HOST",
+        )
+
+    def session_opened(self) -> None:
+        self.open_sessions += 1
+        self._disarm()
+
+    def session_closed(self) -> None:
+        self.open_sessions -= 1
+        if self.open_sessions <= 0 and self.stage is _Stage.LOGGED_IN:
+            self._arm(self.gateway.session_timeout_s, self._session_due)
+
+    def _refuse(self, code: int, reason: str) -> None:
+        """Close with ``reason``, which ``ssh`` prints (the key exchange is done)."""
+        self.refused = True
+        assert self.connection is not None
+        self.connection.disconnect(code, reason)
 
     def begin_auth(self, username: str) -> bool:
+        self.began = True
+        self._disarm()
+        gateway = self.gateway
+        if self.stage is _Stage.EXPLAINING:
+            self._refuse(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.why)
+            return True
         try:
             self.name = check_user_name(username)
         except BadUserName as error:
-            self.log(f"refused the user name {clean_text(username)!r} from {self.peer}: {error}")
-            self.refused = True
-            assert self.connection is not None
-            self.connection.disconnect(
-                asyncssh.DISC_ILLEGAL_USER_NAME, f"Clowder cannot use that name: {error}."
+            gateway.quiet(
+                "bad name",
+                f"refused the user name {clean_text(username)!r} from {self.peer}: {error}",
             )
+            self._refuse(asyncssh.DISC_ILLEGAL_USER_NAME, f"Clowder cannot use that name: {error}.")
             return True
+        if gateway.logged_in.full(self.peer):
+            self._over_address()
         return True  # always ask, so that a key, when offered, is known
+
+    def _over_address(self) -> None:
+        limit = self.gateway.logged_in.limit
+        self.gateway.quiet("refused", f"refused {self.who()}: {limit} logged in from there")
+        self._refuse(
+            asyncssh.DISC_TOO_MANY_CONNECTIONS,
+            f"This Clowder host already has {limit} SSH players from {self.peer}; "
+            "try again when one leaves.",
+        )
 
     def auth_completed(self) -> None:
         self.authenticated = True
+        gateway = self.gateway
+        if self.stage is not _Stage.LOGGING_IN:
+            return
+        gateway.logging_in.give_back(self.peer)
+        if not gateway.logged_in.take(self.peer):
+            gateway.counts.connections -= 1
+            if gateway.shared is not None:
+                gateway.shared.give_back()
+            self.stage = _Stage.DONE
+            self._over_address()
+            return
+        self.stage = _Stage.LOGGED_IN
+        self._arm(gateway.session_timeout_s, self._session_due)
+
+    def _counted_try(self) -> bool:
+        """Count a login try on this connection; False (and closed) past :data:`MAX_TRIES`."""
+        self.tries += 1
+        if self.tries <= MAX_TRIES:
+            return True
+        self.gateway.quiet("tries", f"closed the connection of {self.who()}: {MAX_TRIES} tries")
+        self._refuse(
+            asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+            f"Too many tries on one connection ({MAX_TRIES}); Clowder closed it.",
+        )
+        return False
 
     # Keys: any key when open (its fingerprint names the player's folder), else authorized ones.
 
@@ -407,10 +609,15 @@ class _Server(asyncssh.SSHServer):
         return self.gateway.access.open or self.gateway.access.keys is not None
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """A listed key is let in at once; another counts as a try on this connection but
+        waits for nothing: a key cannot be guessed, and ``ssh`` offers each key its agent
+        holds in turn (the keys file's player may hold several)."""
         if self.gateway.access.key_allowed(key, self.peer):
             self.key = key
             return True
-        self.failures.append("a key not in the keys file")
+        if self._counted_try():
+            self.failures.append("a key not in the keys file")
+            self.gateway.quiet("key", f"a key not in the keys file from {self.who()}")
         return False
 
     # A password: anything when open, else the one set.
@@ -418,13 +625,43 @@ class _Server(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return self.gateway.access.open or self.gateway.access.password is not None
 
-    def validate_password(self, username: str, password: str) -> bool:
+    async def validate_password(self, username: str, password: str) -> bool:
+        """Right or wrong, answered in this address's turn (:class:`net.doors.guard.Tries`).
+
+        Everything is decided before the first wait, when the try arrives: a
+        client that sends another try before this one's answer (asyncssh then
+        drops this one) has still spent it, and a burst of tries from one
+        address is answered one after another, each wrong one later.
+        """
         self.key = None
-        if self.gateway.access.password_ok(password):
+        gateway = self.gateway
+        if gateway.access.open:
             return True
-        self.failures.append("wrong password")
-        self.log(f"wrong password for {self.who()}")
-        return False
+        if not self._counted_try():
+            return False
+        now = gateway.clock()
+        wait = gateway.tries.wait(self.peer, now)
+        if wait > TRY_WAIT_MAX_S:
+            gateway.quiet("tries", f"refused a password try from {self.who()}: too many wrong")
+            self._refuse(
+                asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                f"Too many wrong passwords from {self.peer}; "
+                f"try again in {math.ceil(wait)} seconds.",
+            )
+            return False
+        right = gateway.access.password_ok(password)
+        delay = gateway.tries.attempt(self.peer, self.name, right, now)
+        if not right:
+            self.failures.append("wrong password")
+            in_a_row = gateway.tries.failures(self.peer)
+            gateway.quiet(
+                "password",
+                f"wrong password for {self.who()} ({in_a_row} in a row from there; "
+                f"answered in {delay:.0f} s)",
+            )
+        if delay > 0:
+            await gateway.sleep(delay)
+        return right
 
     def kbdint_auth_supported(self) -> bool:
         # Open: succeed with no questions (ssh's default order tries this before
@@ -443,42 +680,53 @@ class _Server(asyncssh.SSHServer):
         assert self.name is not None
         fingerprint = self.key.get_fingerprint() if self.key is not None else None
         player = Player(self.name, fingerprint, self.peer, self.reached)
-        return _Session(self.gateway, player)
+        self.session_opened()
+        return _Session(self.gateway, player, self)
 
     def connection_requested(
         self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
     ) -> bool:
         where = f"{clean_text(dest_host)}:{dest_port}"
-        self.log(f"refused port forwarding to {where} for {self.who()}")
+        self.gateway.quiet("forwarding", f"refused port forwarding to {where} for {self.who()}")
         raise _not_offered("port forwarding")
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
-        self.log(f"refused remote port forwarding of port {listen_port} for {self.who()}")
+        self.gateway.quiet(
+            "remote forwarding",
+            f"refused remote port forwarding of port {listen_port} for {self.who()}",
+        )
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
-        self.log(f"refused socket forwarding to {clean_text(dest_path)!r} for {self.who()}")
+        self.gateway.quiet(
+            "socket forwarding",
+            f"refused socket forwarding to {clean_text(dest_path)!r} for {self.who()}",
+        )
         raise _not_offered("socket forwarding")
 
     def unix_server_requested(self, listen_path: str) -> bool:
-        self.log(f"refused remote socket forwarding for {self.who()}")
+        self.gateway.quiet(
+            "remote socket forwarding", f"refused remote socket forwarding for {self.who()}"
+        )
         return False
 
     def tun_requested(self, unit: int | None) -> bool:
-        self.log(f"refused a tunnel for {self.who()}")
+        self.gateway.quiet("tunnel", f"refused a tunnel for {self.who()}")
         raise _not_offered("tunnels")
 
     def tap_requested(self, unit: int | None) -> bool:
-        self.log(f"refused a tunnel for {self.who()}")
+        self.gateway.quiet("tunnel", f"refused a tunnel for {self.who()}")
         raise _not_offered("tunnels")
 
 
 class _Session(asyncssh.SSHServerSession[bytes]):
     """One SSH session: the Clowder client on a terminal of its own, bridged to the channel."""
 
-    def __init__(self, gateway: SshGateway, player: Player) -> None:
+    def __init__(self, gateway: SshGateway, player: Player, server: _Server | None = None) -> None:
         self.gateway = gateway
         self.player = player
+        self.server = server
+        """The connection it belongs to (told when this session ends)."""
         self.channel: asyncssh.SSHServerChannel[bytes] | None = None
         self.term: str | None = None
         self.size = (80, 24)
@@ -510,14 +758,17 @@ class _Session(asyncssh.SSHServerSession[bytes]):
 
     def exec_requested(self, command: str) -> bool:
         shown = clean_text(command)[:60]
-        self.log(
-            f"refused a command ({shown!r}) for {self.player.describe()}: only Clowder runs here"
+        self.gateway.quiet(
+            "command",
+            f"refused a command ({shown!r}) for {self.player.describe()}: only Clowder runs here",
         )
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
         shown = clean_text(subsystem)[:30]
-        self.log(f"refused the {shown!r} subsystem for {self.player.describe()}")
+        self.gateway.quiet(
+            "subsystem", f"refused the {shown!r} subsystem for {self.player.describe()}"
+        )
         return False
 
     def session_started(self) -> None:
@@ -541,6 +792,8 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self.pty.resume_output()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if not self._closed and self.server is not None:
+            self.server.session_closed()
         self._closed = True
         self.hang_up()  # a client still starting is hung up as soon as it has started
 
@@ -578,14 +831,28 @@ class _Session(asyncssh.SSHServerSession[bytes]):
     async def _serve(self) -> None:
         who = self.player.describe()
         if self.term is None:
-            self.log(f"refused a session without a terminal for {who}")
+            self.gateway.quiet("no terminal", f"refused a session without a terminal for {who}")
             self._say("Clowder draws a full-screen game and needs a terminal: ssh -t ...")
             return
         gateway = self.gateway
+        peer = self.player.peer
+        if gateway.playing.full(peer):
+            limit = gateway.playing.limit
+            gateway.quiet("refused", f"refused {who}: {limit} players from there already")
+            self._say(f"This Clowder host has all the players it takes from {peer} ({limit}).")
+            return
         if not gateway.budget.take():
-            self.log(f"refused {who}: all {gateway.budget.limit} SSH sessions are in use")
+            gateway.quiet(
+                "refused", f"refused {who}: all {gateway.budget.limit} SSH sessions are in use"
+            )
             self._say("This Clowder host has all the SSH players it takes; try again later.")
             return
+        if gateway.shared is not None and not gateway.shared.take():  # the terminal's descriptor
+            gateway.budget.give_back()
+            gateway.quiet("refused", f"refused {who}: the host's connections are all in use")
+            self._say("This Clowder host is serving all the connections it takes; try again later.")
+            return
+        gateway.playing.take(peer)
         gateway.counts.sessions.add(self)
         started = time.monotonic()
         try:
@@ -603,6 +870,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         finally:
             gateway.counts.sessions.discard(self)
             gateway.budget.give_back()
+            gateway.playing.give_back(peer)
+            if gateway.shared is not None:
+                gateway.shared.give_back()
         seconds = time.monotonic() - started
         how = "hung up" if self._closed else f"exit status {status}"
         self.log(f"{who} left after {seconds:.0f} s ({how})")

@@ -29,6 +29,7 @@ import asyncssh
 import pytest
 
 from net.client.discovery import HostInfo, decode_txt, encode_txt, ssh_command
+from net.core.limits import HostLimits
 from net.doors.host import Host
 from net.doors.ssh_access import (
     NAME_MAX,
@@ -597,17 +598,291 @@ async def test_the_session_budget_refuses_politely_and_frees_up(tmp_path: Path) 
         await first.close()
 
 
-async def test_connections_over_the_budget_are_cut(tmp_path: Path) -> None:
-    async with gateway(tmp_path, max_sessions=1) as ssh:
+async def test_a_newcomer_over_the_budget_is_told_why(tmp_path: Path) -> None:
+    """Finding 3 of issue 30: the 25th connection got "Connection reset by peer" and no
+    message. Over the gateway's budget a newcomer now finishes the key exchange and reads
+    why in the disconnect reason (what ``ssh`` prints)."""
+    async with gateway(tmp_path, max_sessions=1, per_address=100, session_timeout_s=WAIT_S) as ssh:
         limit = ssh.gateway.budget.connection_limit
         async with contextlib.AsyncExitStack() as stack:
             for index in range(limit):
                 await stack.enter_async_context(ssh.connect(f"p{index}"))
-            # Cut before the key exchange, so cheaply and without a reason to read.
-            with pytest.raises((asyncssh.DisconnectError, ConnectionError)):
+            with pytest.raises(asyncssh.DisconnectError, match="all the SSH players it takes"):
                 async with ssh.connect("late"):
                     pass
-        await ssh.logged(f"{limit} SSH connections already")
+        await ssh.logged("refused 127.0.0.1: This Clowder host has all the SSH players")
+
+
+async def bare(port: int, count: int) -> list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+    """``count`` TCP connections that never send a version line (from 127.0.0.1)."""
+    return [await asyncio.open_connection("127.0.0.1", port) for _ in range(count)]
+
+
+async def is_closed(reader: asyncio.StreamReader) -> bool:
+    """Read until the gateway closes the connection (True), skipping its version line."""
+    with contextlib.suppress(ConnectionError):
+        while await asyncio.wait_for(reader.read(4096), WAIT_S):
+            pass
+    return True
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    deadline = time.monotonic() + WAIT_S
+    while not condition():
+        assert time.monotonic() < deadline, "never came true"
+        await asyncio.sleep(0.02)
+
+
+async def plays_from_elsewhere(ssh: Gateway, name: str = "ann") -> None:
+    """A player from another address (127.0.0.2) logs in and their client starts."""
+    async with ssh.connect(name, local_addr=("127.0.0.2", 0)) as conn:
+        terminal = await open_terminal(conn)
+        await terminal.wait_for("size 80x24")
+        await terminal.close()
+
+
+async def test_bare_connections_from_one_address_keep_nobody_else_out(tmp_path: Path) -> None:
+    """Finding 3 of issue 30: 24 bare TCP connections that never send a version line locked
+    out a player with the right password. Now one address holds 4 logging in (and one being
+    told why); the rest are cut at once, before any cryptography, in one log line; a player
+    from another address plays."""
+    async with gateway(tmp_path, handshake_timeout_s=WAIT_S) as ssh:
+        held = await bare(ssh.gateway.port, 24)
+        await until(lambda: ssh.gateway.explaining.count("127.0.0.1") == 1)
+        assert ssh.gateway.logging_in.count("127.0.0.1") == 4
+        closed = 0
+        for reader, _writer in held[5:]:
+            closed += await is_closed(reader)
+        assert closed == 19
+        await plays_from_elsewhere(ssh)
+        cut = [line for line in ssh.lines if "cut a connection from 127.0.0.1 at once" in line]
+        assert 1 <= len(cut) <= 5  # a flood is a few lines, not one each
+        for _reader, writer in held:
+            writer.close()
+
+
+async def test_an_address_logging_in_too_often_is_told_why(tmp_path: Path) -> None:
+    """Finding 3 of issue 30: a newcomer from an address with 4 connections still logging in
+    reads why it is refused (after the key exchange), instead of a reset."""
+    async with gateway(tmp_path, handshake_timeout_s=WAIT_S) as ssh:
+        held = await bare(ssh.gateway.port, 4)
+        await until(lambda: ssh.gateway.logging_in.count("127.0.0.1") == 4)
+        with pytest.raises(asyncssh.DisconnectError, match=r"4 SSH connections from 127\.0\.0\.1"):
+            async with ssh.connect("bea"):
+                pass
+        for _reader, writer in held:
+            writer.close()
+
+
+async def test_a_connection_that_sends_no_version_line_is_closed_in_time(tmp_path: Path) -> None:
+    """Finding 3 of issue 30: a bare connection held its place until the 30 s login timeout,
+    and was reopened at once. Now it has the handshake deadline to ask to log in, and its
+    place is free again after."""
+    async with gateway(tmp_path, handshake_timeout_s=0.5) as ssh:
+        [(reader, writer)] = await bare(ssh.gateway.port, 1)
+        assert await is_closed(reader)
+        await until(lambda: ssh.gateway.logging_in.count("127.0.0.1") == 0)
+        await ssh.logged("closed a connection from 127.0.0.1: no login begun in 0.5 s")
+        writer.close()
+
+
+async def test_logged_in_connections_from_one_address_keep_nobody_else_out(
+    tmp_path: Path,
+) -> None:
+    """Finding 3 of issue 30: 24 connections that logged in and opened no channel were kept
+    forever and filled the gateway. Now one address has 4 logged in at once, the next is told
+    why, and a player from another address plays."""
+    over = r"4 SSH players from 127\.0\.0\.1"
+    async with (
+        gateway(tmp_path, session_timeout_s=WAIT_S) as ssh,
+        contextlib.AsyncExitStack() as held,
+    ):
+        for index in range(4):
+            await held.enter_async_context(ssh.connect(f"idle{index}"))
+        for index in range(20):
+            with pytest.raises(asyncssh.DisconnectError, match=over):
+                async with ssh.connect(f"more{index}"):
+                    pass
+        assert ssh.gateway.logged_in.count("127.0.0.1") == 4
+        await plays_from_elsewhere(ssh)
+
+
+async def test_a_connection_with_no_session_open_is_closed(tmp_path: Path) -> None:
+    """Finding 3 of issue 30: a logged-in connection with no channel (``ssh -N``) was kept
+    forever. Now it is closed after the session deadline, and so is one whose session ended
+    but which the client keeps open."""
+    async with gateway(tmp_path, session_timeout_s=0.3) as ssh:
+        async with ssh.connect("idle") as idle:
+            await asyncio.wait_for(idle.wait_closed(), WAIT_S)
+        await ssh.logged("closed the connection of 'idle' from 127.0.0.1: no session open")
+        async with ssh.connect("ann") as conn:
+            terminal = await open_terminal(conn)
+            await terminal.wait_for("size 80x24")
+            terminal.type(b"crash\r")  # the client exits; this ssh keeps the connection
+            await asyncio.wait_for(conn.wait_closed(), WAIT_S)
+            await terminal.close()
+        assert ssh.gateway.counts.connections == 0
+
+
+class Guesser(asyncssh.SSHClient):
+    """An SSH client that tries one password after another on the same connection."""
+
+    def __init__(self, guesses: list[str]) -> None:
+        self.guesses = guesses
+
+    def password_auth_requested(self) -> str | None:
+        return self.guesses.pop(0) if self.guesses else None
+
+
+class Clock:
+    """Time for the gateway's password answers: ``sleep`` records each wait and moves the
+    clock on by it, so whole hours of guessing run at once, and no test measures time."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.waits: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        self.now += seconds
+
+
+async def guess(ssh: Gateway, guesses: list[str], name: str = "ann", **options: Any) -> str:
+    """Try ``guesses`` on one connection; what the gateway said when it ended."""
+    with pytest.raises(asyncssh.DisconnectError) as ended:
+        await asyncssh.create_connection(
+            lambda: Guesser(guesses),
+            "127.0.0.1",
+            ssh.gateway.port,
+            username=name,
+            known_hosts=None,
+            client_keys=None,
+            agent_path=None,
+            kbdint_auth=False,
+            **options,
+        )
+    return str(ended.value)
+
+
+async def test_password_guesses_take_hours_and_are_a_few_log_lines(tmp_path: Path) -> None:
+    """Finding 4 of issue 30: 200 wrong passwords took a fraction of a second, one log line
+    each. Now each wrong one from an address is answered later (1, 2, 4... up to 30 s more
+    each), a connection has 6 tries, and the log has a few lines per 10 s: 200 guesses take
+    over an hour and a half of the gateway's clock (a fake one: no test measures time)."""
+    clock = Clock()
+    access = Access(password="meow")
+    async with gateway(tmp_path, access=access, clock=clock, sleep=clock.sleep) as ssh:
+        said = await guess(ssh, [f"guess{n}" for n in range(10)])
+        assert "Too many tries on one connection (6)" in said
+        assert clock.waits == [1, 2, 4, 8, 16, 30]
+        tried = 6
+        while tried < 200:
+            await guess(ssh, [f"guess{tried + n}" for n in range(6)])
+            tried += 6
+        assert clock.now - 1000 >= 90 * 60
+        wrong = [line for line in ssh.lines if "wrong password for 'ann'" in line]
+        assert len(wrong) <= 5 * (1 + (clock.now - 1000) / 10)  # a few per 10 s of its clock
+        # Right, from an address that guessed nothing: let in with no wait.
+        waited = len(clock.waits)
+        async with ssh.connect("bea", password="meow", local_addr=("127.0.0.2", 0)):
+            pass
+        assert len(clock.waits) == waited
+
+
+async def test_guesses_sent_at_once_are_answered_one_after_another(tmp_path: Path) -> None:
+    """Finding 4 of issue 30: tries sent at once from one address (parallel connections) are
+    answered in turn, each wrong one later than the last; past 20 s of waiting a try is not
+    checked at all, and the connection says when to come back. The fake clock stands still."""
+    clock = Clock()
+    access = Access(password="meow")
+
+    async def stand_still(seconds: float) -> None:
+        clock.waits.append(seconds)
+
+    async with gateway(tmp_path, access=access, clock=clock, sleep=stand_still) as ssh:
+        await asyncio.gather(*(guess(ssh, [f"g{n}"]) for n in range(4)))
+        assert sorted(clock.waits) == [1, 3, 7, 15]  # each waits for the one before
+        await guess(ssh, ["g4"])
+        assert clock.waits[-1] == 31
+        # The right password from there waits its turn too: a burst tells nothing sooner.
+        with pytest.raises(asyncssh.DisconnectError, match="try again in 31 seconds"):
+            async with ssh.connect("ann", password="meow"):
+                pass
+        clock.now += 31
+        async with ssh.connect("ann", password="meow"):
+            pass
+
+
+async def test_keys_not_in_the_keys_file_count_as_tries(tmp_path: Path) -> None:
+    """Finding 4 of issue 30, with ``--ssh-keys``: a connection offering key after key is
+    closed after 6, in a few log lines; the listed key still gets in at once."""
+    listed = asyncssh.generate_private_key("ssh-ed25519")
+    keys_file = tmp_path / "authorized_keys"
+    keys_file.write_bytes(listed.export_public_key())
+    strangers = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(8)]
+    access = Access(keys=load_authorized_keys(keys_file))
+    async with gateway(tmp_path, access=access) as ssh:
+        with pytest.raises(asyncssh.DisconnectError, match="Too many tries on one connection"):
+            async with ssh.connect("ann", client_keys=strangers, password=None):
+                pass
+        assert len([line for line in ssh.lines if "a key not in the keys file" in line]) <= 5
+        async with ssh.connect("ann", client_keys=[listed], password=None) as conn:
+            terminal = await open_terminal(conn)
+            await terminal.wait_for("size 80x24")
+            await terminal.close()
+
+
+async def test_one_address_takes_at_most_its_share_of_players(tmp_path: Path) -> None:
+    """Finding 6's SSH side (issue 30): sessions opened on the connections of one address
+    stop at its share, saying so; another address still plays."""
+    async with gateway(tmp_path, per_address=1) as ssh, ssh.connect("ann") as conn:
+        first = await open_terminal(conn)
+        await first.wait_for("size 80x24")
+        second = await open_terminal(conn)  # a second session on the same connection
+        await asyncio.wait_for(second.process.wait_closed(), WAIT_S)
+        assert "all the players it takes from 127.0.0.1 (1)" in second.text()
+        await second.close()
+        await plays_from_elsewhere(ssh, "bea")
+        await first.close()
+
+
+async def test_the_host_s_one_budget_covers_the_ssh_door(tmp_path: Path) -> None:
+    """Issue 30: SSH connections and their terminals come out of the host's one connection
+    budget (``--max-connections``, ``ulimit -n``); when the SSH door holds it all, a game
+    connection is refused ``host_full`` and an SSH newcomer is told why."""
+    async with running_host(tmp_path, limits=HostLimits(max_connections=3)) as host:
+        ssh = SshGateway(
+            game_address="127.0.0.1",
+            game_port=host.port,
+            state_dir=tmp_path,
+            bind="127.0.0.1",
+            port=0,
+            log=host.log_lines.append,  # type: ignore[attr-defined]
+            command=stand_in,
+            shared=host.budget,
+            per_address=10,
+            session_timeout_s=WAIT_S,
+        )
+        await ssh.start()
+        try:
+            door = Gateway(host, ssh, host.log_lines)  # type: ignore[attr-defined]
+            async with door.connect("ann") as one, door.connect("bea"):
+                terminal = await open_terminal(one)  # its terminal: the third descriptor
+                await terminal.wait_for("size 80x24")
+                assert host.budget.doors == 3
+                reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
+                assert b"host_full" in await asyncio.wait_for(reader.read(4096), WAIT_S)
+                writer.close()
+                with pytest.raises(asyncssh.DisconnectError, match="all the connections"):
+                    async with door.connect("cy"):
+                        pass
+                await terminal.close()
+            await until(lambda: host.budget.doors == 0)
+        finally:
+            await ssh.close()
 
 
 async def test_closing_the_gateway_hangs_up_every_client(tmp_path: Path) -> None:
