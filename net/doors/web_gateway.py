@@ -20,35 +20,63 @@ this host never gave, gets no session; one browser has one session at a time
 Access: open by default (a LAN party; the host's log says so), or a shared
 password (``--web-password``), asked once on a page of its own; at most
 ``--web-sessions`` client processes at once (each is a whole client, tens of
-megabytes). The websocket is refused from another site's page (its
-``Origin`` must be this host), and what the page sends is checked: only
-typed keys, sizes (clamped to what a terminal can be) and focus changes.
+megabytes), :data:`WEB_PER_ADDRESS` from one address. What the page sends is
+checked: only typed keys, sizes (clamped to what a terminal can be) and
+focus changes, in messages nested no deeper than :data:`MESSAGE_DEPTH`.
+
+What a stranger can hold (issue 30):
+
+* connections: at most :data:`CONNECTIONS_PER_BROWSER` times
+  :data:`WEB_PER_ADDRESS` from one address, each taken from the host's one
+  connection budget (:class:`net.doors.guard.SharedBudget`, which the game
+  port and the SSH gateway share); a newcomer over either is answered with a
+  short ``503`` page saying why, at once, before its request is read. A
+  connection has :data:`HEADER_TIMEOUT_S` for each request's headers (and
+  a login's form), so half-open connections do not pile up;
+* sessions: one per browser, made atomic (a second page of a browser opening
+  while its first is still starting is refused, not started too);
+* memory: the cookie carries its own proof (an HMAC under a key kept in the
+  state folder), so a visit without a cookie leaves nothing behind, and a
+  browser is remembered only once it plays or gives the password;
+* passwords: tries from one address are answered one after another, each
+  wrong one later (:class:`net.doors.guard.Tries`);
+* names: a request whose ``Host`` is not one of this host's own names and
+  port (an address it was reached at, its host name, ``localhost`` on
+  loopback) is refused, and so is an ``Origin`` that is not
+  ``http://`` + one of them: a page of another site, or one that a DNS
+  rebinding pointed here, can neither open a session nor read the page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import hmac
 import html
+import ipaddress
 import json
+import math
 import os
 import re
 import secrets
+import socket
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from net.doors.guard import PerAddress, QuietLog, SharedBudget, Tries
 from net.doors.ssh_access import SessionBudget
 from net.doors.ssh_gateway import client_environment, reached_address
 from net.doors.ssh_pty import clamp_size
 from net.doors.web_session import WebSession, web_environment
+from net.wire.text import clean_text
 
 DEFAULT_WEB_PORT: Final = 8080
 MAX_WEB_SESSIONS: Final = 16
@@ -59,16 +87,37 @@ COOKIE: Final = "clowder_browser"
 COOKIE_DAYS: Final = 180
 """How long a browser keeps its cookie (and so its seats and name) between visits."""
 COOKIE_PATTERN: Final = re.compile(r"^[A-Za-z0-9_-]{32,64}$")
+COOKIE_ID_BYTES: Final = 18
+"""A cookie is a random id (24 characters) and its HMAC (22): :func:`make_cookie`."""
+COOKIE_KEY_FILE: Final = "cookie_key"
+"""Under the gateway's folder: the key that signs cookies (so they outlive a restart)."""
+WEB_PER_ADDRESS: Final = 4
+"""Browsers playing at once from one IP address (``--web-per-address``): one machine
+cannot take every place, whatever cookies it makes up."""
+CONNECTIONS_PER_BROWSER: Final = 4
+"""Connections from one address at once, per browser it may have playing: a page loads its
+files over a few connections at once, then keeps one websocket."""
+SESSION_DESCRIPTORS: Final = 3
+"""Descriptors a browser's client process holds in the host (its stdin, stdout, stderr
+pipes), taken from the host's connection budget with the websocket's own."""
+HEADER_TIMEOUT_S: Final = 10.0
+"""Seconds a connection has to send a request's headers (from connecting, or from the last
+answer on it): a half-open connection is closed, and its place freed."""
+MESSAGE_DEPTH: Final = 4
+"""How deeply a page's message may nest lists and objects (the deepest real one is 2: a
+resize's object in the list); deeper ones are dropped unparsed."""
+TRY_WAIT_MAX_S: Final = 10.0
+"""A password try whose turn is further away than this is answered at once, with a 429
+saying when to come back, and not checked."""
 KEYS_MAX: Final = 4096
 """Characters one ``stdin`` message may carry (a paste into a name field, at most)."""
 MESSAGE_MAX: Final = 16384
 """Bytes one websocket message from a page may have."""
-WRONG_PASSWORD_PAUSE_S: Final = 1.0
-"""A wrong password waits this long before the answer: guessing is slow."""
 FONT_SIZES: Final = (8, 32)
 """The terminal font sizes a page may ask for (``?fontsize=``): a phone wants a small one."""
 HOST_PATTERN: Final = re.compile(r"^[A-Za-z0-9.:\[\]-]{1,255}$")
-"""What a ``Host`` header may be to be written back into the page (its websocket URL)."""
+"""What a ``Host`` header may look like at all (it is then checked against this host's
+names: :meth:`WebGateway.known_host`)."""
 STATIC_FOLDER: Final = "static"
 ASK_PASSWORD: Final = "This Clowder host asks for a password."
 
@@ -97,6 +146,93 @@ def web_client_command(address: str, port: int, reached: str = "") -> list[str]:
     if reached and reached != address:
         command.append(f"--shown-as={reached}")
     return command
+
+
+def make_cookie(key: bytes) -> str:
+    """A new browser's cookie: a random id and its HMAC under ``key`` (nothing is kept)."""
+    identity = secrets.token_urlsafe(COOKIE_ID_BYTES)
+    return identity + _cookie_mac(key, identity)
+
+
+def cookie_signed(key: bytes, cookie: str) -> bool:
+    """Whether ``cookie`` was made here (by :func:`make_cookie` with ``key``)."""
+    identity, mac = cookie[:-22], cookie[-22:]
+    return len(identity) == 24 and hmac.compare_digest(mac, _cookie_mac(key, identity))
+
+
+def _cookie_mac(key: bytes, identity: str) -> str:
+    digest = hmac.new(key, f"clowder-cookie\0{identity}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:16]).decode().rstrip("=")
+
+
+def load_cookie_key(folder: Path) -> bytes:
+    """The key that signs this host's cookies, made (mode 0600) on first use."""
+    path = folder / COOKIE_KEY_FILE
+    with contextlib.suppress(FileNotFoundError):
+        key = path.read_bytes()
+        if len(key) >= 32:
+            return key
+    key = secrets.token_bytes(32)
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        temporary = path.with_name(path.name + ".new")
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(key)
+        os.replace(temporary, path)
+    except OSError as error:
+        raise WebGatewayError(f"cannot save the web cookie key {path}: {error}") from None
+    return key
+
+
+def refusal_response(status: str, text: str) -> bytes:
+    """A whole HTTP answer written before any request is read (a connection over a budget):
+    short, plain text a browser shows, and the connection closes."""
+    body = (text + "\n").encode()
+    head = (
+        f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\nRetry-After: 10\r\n"
+        "Cache-Control: no-store\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+def too_deep(data: str, limit: int = MESSAGE_DEPTH) -> bool:
+    """Whether the JSON text ``data`` nests lists and objects deeper than ``limit`` (read
+    without parsing it: a message 5,000 deep would exhaust the parser's stack)."""
+    depth = 0
+    for match in _BRACKETS.finditer(data):
+        char = match.group()
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+_BRACKETS: Final = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]')
+"""A JSON string (skipped whole, brackets inside it included) or a bracket."""
+
+
+def split_host(host: str) -> tuple[str, int] | None:
+    """A ``Host`` header's name (an IP address written as :func:`reached_address` writes it)
+    and port (80 when none is given); ``None`` when it is not one."""
+    if host.startswith("["):
+        name, bracket, rest = host[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return None
+        port_text = rest[1:]
+    else:
+        name, _, port_text = host.partition(":")
+    if port_text and not (port_text.isdigit() and len(port_text) <= 5):
+        return None
+    if not name:
+        return None
+    with contextlib.suppress(ValueError):
+        name = reached_address(str(ipaddress.ip_address(name)))
+    return name, int(port_text) if port_text else 80
 
 
 def browser_digest(cookie: str) -> str:
@@ -156,13 +292,12 @@ def message_page(title: str, text: str, *, form: bool = False, problem: str = ""
 """
 
 
-@dataclass
+@dataclass(frozen=True)
 class Browser:
-    """One browser this host gave a cookie: whether it may play, and its live session."""
+    """One browser this host gave a cookie (as a request shows it): whether it may play."""
 
     digest: str
     allowed: bool
-    session: BrowserSession | None = None
 
 
 @dataclass(eq=False)
@@ -192,6 +327,12 @@ class WebGateway:
         max_sessions: int = MAX_WEB_SESSIONS,
         log: Callable[[str], None] = print,
         command: Callable[[Browser, str], Sequence[str]] | None = None,
+        per_address: int = WEB_PER_ADDRESS,
+        shared: SharedBudget | None = None,
+        header_timeout_s: float = HEADER_TIMEOUT_S,
+        names: Sequence[str] = (),
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.game_address = game_address
         self.game_port = game_port
@@ -207,16 +348,36 @@ class WebGateway:
         """The client for a browser that reached this host at an address (its screens show
         that address to tell friends)."""
         self.static = served_files()
-        self.browsers: dict[str, Browser] = {}
-        """Cookie digest -> browser, for every cookie given since the host started (or
-        shown again by a browser coming back, when the host is open)."""
+        self.shared = shared
+        """The host's one connection budget (every door's); ``None``: only this gateway's."""
+        self.connections = PerAddress(CONNECTIONS_PER_BROWSER * per_address)
+        self.players = PerAddress(per_address)
+        self.header_timeout_s = header_timeout_s
+        hostname = socket.gethostname().lower()
+        self.names = frozenset({hostname, f"{hostname}.local", *(n.lower() for n in names)})
+        """Names this host answers to besides its addresses (its host name, mDNS's
+        ``.local`` one, and any given)."""
+        self.tries = Tries()
+        self.clock = clock
+        self.sleep = sleep
+        """How password answers wait (tests pass one that records the delay)."""
+        self.quiet = QuietLog(lambda line: log(f"Web: {line}"), clock=clock)
+        self.allowed: set[str] = set()
+        """Digests of the browsers that gave the password (kept while the host runs; an open
+        host needs none: its own signature on a cookie lets the browser in)."""
+        self.playing: dict[str, BrowserSession] = {}
+        """Cookie digest -> the browser's session, while it has one."""
+        self.opening: set[str] = set()
+        """Browsers whose session is being started (or ended to start anew) now."""
         self.sessions: set[BrowserSession] = set()
+        self._cookie_key = b""
         self._runner: web.AppRunner | None = None
+        self._server: asyncio.Server | None = None
 
     # Start and stop ------------------------------------------------------------------
 
     def application(self) -> web.Application:
-        app = web.Application(client_max_size=MESSAGE_MAX)
+        app = web.Application(client_max_size=MESSAGE_MAX, middlewares=[self._known_only])
         app.add_routes(
             [
                 web.get("/", self.page),
@@ -228,29 +389,39 @@ class WebGateway:
         return app
 
     async def start(self) -> None:
-        runner = web.AppRunner(self.application(), access_log=None, handle_signals=False)
+        self._cookie_key = load_cookie_key(self.folder)
+        # keepalive_timeout also runs from a connection's start: the deadline for headers.
+        runner = web.AppRunner(
+            self.application(),
+            access_log=None,
+            handle_signals=False,
+            keepalive_timeout=self.header_timeout_s,
+        )
         await runner.setup()
+        handlers = runner.server
+        assert handlers is not None
         try:
-            site = web.TCPSite(runner, self.bind, self.port, reuse_address=True)
-            await site.start()
+            self._server = await asyncio.get_running_loop().create_server(
+                lambda: _Door(self, handlers()), self.bind, self.port, reuse_address=True
+            )
         except OSError as error:
             await runner.cleanup()
             raise WebGatewayError(
                 f"the web page cannot listen on {self.bind}:{self.port}: {error.strerror or error}"
             ) from None
         self._runner = runner
-        server = getattr(site, "_server", None)
-        sockets = getattr(server, "sockets", None) or []
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
+        self.port = self._server.sockets[0].getsockname()[1]
         access = "a password" if self.password else "open to anyone on the LAN, no password"
         self.log(
             f"Web: listening on {self.bind}:{self.port} ({access}; "
-            f"at most {self.budget.limit} browsers at once)"
+            f"at most {self.budget.limit} browsers at once, {self.players.limit} from one address)"
         )
 
     async def close(self) -> None:
         """Stop listening and end every browser's client."""
+        server, self._server = self._server, None
+        if server is not None:
+            server.close()
         for session in list(self.sessions):
             await session.client.quit()
         waits = [session.finished.wait() for session in list(self.sessions)]
@@ -263,24 +434,95 @@ class WebGateway:
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
+        if server is not None:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(2.0):
+                    await server.wait_closed()
+
+    # Connections -------------------------------------------------------------------------
+
+    def _admit(self, peer: str) -> str:
+        """Why a new connection from ``peer`` is refused ("" to serve it); counted if served."""
+        if self.connections.full(peer):
+            return (
+                f"This Clowder host already serves {self.connections.limit} connections "
+                f"from {peer}; try again in a moment."
+            )
+        if self.shared is not None and not self.shared.take():
+            return "This Clowder host is serving all the connections it takes; try again later."
+        self.connections.take(peer)
+        return ""
+
+    def _gone(self, peer: str) -> None:
+        self.connections.give_back(peer)
+        if self.shared is not None:
+            self.shared.give_back()
+
+    def known_host(self, request: web.BaseRequest) -> str | None:
+        """The request's ``Host`` (lower-cased) if it names this host at this gateway's port:
+        the address the connection reached, ``localhost`` when that is a loopback address,
+        or one of :attr:`names`; else ``None``."""
+        given = request.headers.get("Host", "").lower()
+        split = split_host(given) if HOST_PATTERN.match(given) else None
+        if split is None or split[1] != self.port:
+            return None
+        name = split[0]
+        sockname = request.transport.get_extra_info("sockname") if request.transport else None
+        reached = reached_address(str(sockname[0])) if sockname else ""
+        if name in self.names or (reached and name == reached.lower()):
+            return given
+        try:
+            loopback = ipaddress.ip_address(reached).is_loopback
+        except ValueError:
+            loopback = False
+        return given if loopback and name == "localhost" else None
+
+    @web.middleware
+    async def _known_only(
+        self,
+        request: web.Request,
+        handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
+    ) -> web.StreamResponse:
+        """Every request names this host (``Host``), and comes from its own page or from no
+        page at all (``Origin``): see the module docstring."""
+        host = self.known_host(request)
+        if host is None:
+            self.quiet(
+                "unknown host",
+                f"refused a request for {clean_text(request.headers.get('Host', ''))[:80]!r} "
+                f"from {request.remote}",
+            )
+            raise web.HTTPMisdirectedRequest(
+                text=f"This Clowder host answers at its own addresses, on port {self.port}."
+            )
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.lower() != f"http://{host}":
+            self.quiet(
+                "other site",
+                f"refused a page of another site ({clean_text(origin)[:80]!r}) "
+                f"from {request.remote}",
+            )
+            raise web.HTTPForbidden(text="Not from this host's page")
+        return await handler(request)
 
     # Who is this browser ----------------------------------------------------------------
 
     def _browser(self, request: web.Request) -> Browser | None:
+        """The browser behind ``request``, if its cookie is one this host gave; nothing is
+        kept for it here (a made-up or stolen-looking cookie costs nothing)."""
         cookie = request.cookies.get(COOKIE, "")
         if not COOKIE_PATTERN.match(cookie):
             return None
         digest = browser_digest(cookie)
-        browser = self.browsers.get(digest)
-        if browser is None and self.password is None and (self.folder / digest).is_dir():
-            # An open host knows a browser again after a restart by its folder.
-            browser = self.browsers[digest] = Browser(digest, allowed=True)
-        return browser
+        if not cookie_signed(self._cookie_key, cookie) and not (
+            # A cookie from before cookies were signed: an open host knows it by its folder.
+            self.password is None and (self.folder / digest).is_dir()
+        ):
+            return None
+        return Browser(digest, allowed=self.password is None or digest in self.allowed)
 
     def _new_browser(self, response: web.StreamResponse) -> Browser:
-        cookie = secrets.token_urlsafe(32)
-        digest = browser_digest(cookie)
-        browser = self.browsers[digest] = Browser(digest, allowed=self.password is None)
+        cookie = make_cookie(self._cookie_key)
         response.set_cookie(
             COOKIE,
             cookie,
@@ -289,7 +531,7 @@ class WebGateway:
             samesite="Strict",
             path="/",
         )
-        return browser
+        return Browser(browser_digest(cookie), allowed=self.password is None)
 
     # Pages -------------------------------------------------------------------------------
 
@@ -307,7 +549,7 @@ class WebGateway:
         if not browser.allowed:
             response.text = message_page("Password", ASK_PASSWORD, form=True)
             return response
-        if browser.session is None and self.budget.used >= self.budget.limit:
+        if browser.digest not in self.playing and self.budget.used >= self.budget.limit:
             response.set_status(503)
             response.text = message_page(
                 "Full",
@@ -315,9 +557,7 @@ class WebGateway:
                 "Reload in a while.",
             )
             return response
-        host = (
-            request.host if HOST_PATTERN.match(request.host or "") else f"{self.bind}:{self.port}"
-        )
+        host = self.known_host(request)
         font = _font_size(request.query.get("fontsize", ""))
         response.text = page_html(f"ws://{host}/ws", font)
         return response
@@ -326,15 +566,46 @@ class WebGateway:
         browser = self._browser(request)
         if browser is None:
             raise web.HTTPSeeOther("/")  # no cookie yet: the page gives one
-        form = await request.post()
+        try:
+            async with asyncio.timeout(self.header_timeout_s):
+                form = await request.post()
+        except TimeoutError:
+            raise web.HTTPRequestTimeout(text="The form took too long to arrive") from None
         given = form.get("password")
-        if self.password is None or (
-            isinstance(given, str) and hmac.compare_digest(given.encode(), self.password.encode())
-        ):
-            browser.allowed = True
+        if self.password is None:
             raise web.HTTPSeeOther("/")
-        await asyncio.sleep(WRONG_PASSWORD_PAUSE_S)
-        self.log(f"Web: a wrong password from {request.remote}")
+        peer = str(request.remote)
+        now = self.clock()
+        wait = self.tries.wait(peer, now)
+        if wait > TRY_WAIT_MAX_S:
+            self.quiet("tries", f"refused a password try from {peer}: too many wrong")
+            return web.Response(
+                status=429,
+                headers={"Retry-After": str(math.ceil(wait))},
+                content_type="text/html",
+                text=message_page(
+                    "Password",
+                    ASK_PASSWORD,
+                    form=True,
+                    problem=f"Too many wrong passwords from {peer}: try again in "
+                    f"{math.ceil(wait)} seconds.",
+                ),
+            )
+        right = isinstance(given, str) and hmac.compare_digest(
+            given.encode(), self.password.encode()
+        )
+        delay = self.tries.attempt(peer, None, right, now)
+        if not right:
+            in_a_row = self.tries.failures(peer)
+            self.quiet(
+                "password",
+                f"a wrong password from {peer} ({in_a_row} in a row; answered in {delay:.0f} s)",
+            )
+        if delay > 0:
+            await self.sleep(delay)
+        if right:
+            self.allowed.add(browser.digest)
+            raise web.HTTPSeeOther("/")
         return web.Response(
             status=403,
             content_type="text/html",
@@ -350,19 +621,46 @@ class WebGateway:
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
         browser = self._browser(request)
-        origin = request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.host:
-            self.log(f"Web: refused a page of another site ({origin[:80]!r}) from {request.remote}")
-            raise web.HTTPForbidden(text="Not from this host's page")
         if browser is None or not browser.allowed:
             raise web.HTTPForbidden(text="Open this host's page first")
-        if browser.session is not None:
-            await self._end(browser.session, "another page of the same browser took over")
-        if not self.budget.take():
-            self.log(f"Web: refused {request.remote}: all {self.budget.limit} places are taken")
-            raise web.HTTPServiceUnavailable(text="Every browser place is taken")
-        session: BrowserSession | None = None
+        digest = browser.digest
+        if digest in self.opening:
+            # Checked and marked before any wait: of pages opened at once, one starts a client.
+            raise web.HTTPConflict(text="Another page of this browser is opening")
+        self.opening.add(digest)
         websocket = web.WebSocketResponse(heartbeat=15.0, max_msg_size=MESSAGE_MAX)
+        try:
+            session = await self._open(request, browser, websocket)
+        finally:
+            self.opening.discard(digest)
+        if session is not None:
+            await self._serve(session)
+        return websocket
+
+    async def _open(
+        self, request: web.Request, browser: Browser, websocket: web.WebSocketResponse
+    ) -> BrowserSession | None:
+        """End the browser's earlier session if any, then start its client for this page;
+        ``None`` (the websocket closed with the reason) when no client could start. Runs
+        with the browser marked as opening."""
+        earlier = self.playing.get(browser.digest)
+        if earlier is not None:
+            await self._end(earlier, "another page of the same browser took over")
+        peer = str(request.remote)
+        if self.players.full(peer):
+            self.quiet("refused", f"refused a browser from {peer}: {self.players.limit} play there")
+            raise web.HTTPServiceUnavailable(
+                text=f"This Clowder host has all the browsers it takes from {peer} "
+                f"({self.players.limit})"
+            )
+        if not self.budget.take():
+            self.quiet("refused", f"refused {peer}: all {self.budget.limit} places are taken")
+            raise web.HTTPServiceUnavailable(text="Every browser place is taken")
+        if self.shared is not None and not self.shared.take(SESSION_DESCRIPTORS):
+            self.budget.give_back()
+            self.quiet("refused", f"refused {peer}: the host's connections are all in use")
+            raise web.HTTPServiceUnavailable(text="This host is serving all it takes")
+        self.players.take(peer)
         try:
             await websocket.prepare(request)
             columns, rows = clamp_size(
@@ -379,18 +677,28 @@ class WebGateway:
                 self.command(browser, reached), env=env, cwd=folder, output=websocket.send_bytes
             )
             await client.start()
-            session = BrowserSession(browser, websocket, client, str(request.remote))
-            browser.session = session
-            self.sessions.add(session)
-            self.log(
-                f"Web: browser {browser.digest[:8]} from {session.peer} plays "
-                f"(pid {client.pid}, {columns}x{rows})"
-            )
-            await self._serve(session)
-        finally:
-            if session is None:
-                self.budget.give_back()  # else _serve gave it back
-        return websocket
+        except BaseException as error:
+            self._give_back(peer)
+            if isinstance(error, OSError):  # no process (out of descriptors or memory)
+                self.quiet("no client", f"could not start a client for {peer}: {error}")
+                with contextlib.suppress(Exception):
+                    await websocket.close(message=b"This Clowder host cannot start a client now")
+                return None
+            raise
+        session = BrowserSession(browser, websocket, client, peer)
+        self.playing[browser.digest] = session
+        self.sessions.add(session)
+        self.log(
+            f"Web: browser {browser.digest[:8]} from {peer} plays "
+            f"(pid {client.pid}, {columns}x{rows})"
+        )
+        return session
+
+    def _give_back(self, peer: str) -> None:
+        self.budget.give_back()
+        self.players.give_back(peer)
+        if self.shared is not None:
+            self.shared.give_back(SESSION_DESCRIPTORS)
 
     async def _serve(self, session: BrowserSession) -> None:
         client, websocket = session.client, session.websocket
@@ -406,10 +714,10 @@ class WebGateway:
             await client.quit()
             status = await running
             ended.cancel()
-            if session.browser.session is session:
-                session.browser.session = None
+            if self.playing.get(session.browser.digest) is session:
+                del self.playing[session.browser.digest]
             self.sessions.discard(session)
-            self.budget.give_back()
+            self._give_back(session.peer)
             with contextlib.suppress(Exception):
                 await websocket.close()
             session.finished.set()
@@ -420,13 +728,60 @@ class WebGateway:
             )
             if status not in (0, -9) and client.errors:
                 tail = client.errors.decode("utf-8", "replace").strip().splitlines()[-1:]
-                self.log(f"Web: its client said: {tail[0][:200] if tail else ''}")
+                said = clean_text(tail[0])[:200] if tail else ""
+                self.log(f"Web: its client said: {said}")
 
     async def _end(self, session: BrowserSession, why: str) -> None:
         self.log(f"Web: browser {session.browser.digest[:8]}: {why}")
         await session.websocket.close()
         async with asyncio.timeout(8.0):
             await session.finished.wait()
+
+
+class _Door(asyncio.Protocol):
+    """One TCP connection to the web gateway: counted (per address, and in the host's one
+    budget) before aiohttp's handler sees a byte of it, or answered with a short ``503`` and
+    closed at once when over a budget. Everything else is passed to aiohttp's handler."""
+
+    def __init__(self, gateway: WebGateway, handler: asyncio.Protocol) -> None:
+        self.gateway = gateway
+        self.handler = handler
+        self.peer = "?"
+        self.admitted = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        self.peer = str(peer[0]) if peer else "?"
+        why = self.gateway._admit(self.peer)
+        if why:
+            self.gateway.quiet("connection", f"refused a connection from {self.peer}: {why}")
+            assert isinstance(transport, asyncio.WriteTransport)
+            transport.write(refusal_response("503 Service Unavailable", why))
+            transport.close()
+            return
+        self.admitted = True
+        self.handler.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.admitted:
+            self.handler.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.handler.eof_received() if self.admitted else None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.admitted:
+            self.admitted = False
+            self.gateway._gone(self.peer)
+            self.handler.connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        if self.admitted:
+            self.handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.admitted:
+            self.handler.resume_writing()
 
 
 async def running_ended(running: asyncio.Task[int], websocket: web.WebSocketResponse) -> None:
@@ -442,9 +797,11 @@ async def _from_page(client: WebSession, data: str) -> str | None:
     """One message of the page (a JSON list: ``["stdin", text]``, ``["resize", {...}]``,
     ``["focus"]``, ``["blur"]``, ``["ping", x]``), passed on; anything else is dropped.
     Returns what to answer the page, if anything (a ping's pong)."""
+    if too_deep(data):
+        return None
     try:
         envelope = json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
         return None

@@ -12,14 +12,24 @@ import asyncio
 import json
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from net.doors.web_gateway import COOKIE, WebGateway, browser_digest, web_client_command
+from net.core.limits import HostLimits
+from net.doors.web_gateway import (
+    COOKIE,
+    Browser,
+    WebGateway,
+    browser_digest,
+    too_deep,
+    web_client_command,
+)
+from net.doors.web_session import WebSession
+from tests.net.hosting import RawClient, running_host
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -49,14 +59,14 @@ async def started(tmp_path: Path, **settings: Any) -> WebGateway:
     env_root = str(ROOT)
     os.environ["PYTHONPATH"] = env_root  # the stand-in client is a module of the tests
 
+    settings.setdefault("log", lambda line: None)
+    settings.setdefault("command", lambda browser, reached: FAKE_CLIENT)
     gateway = WebGateway(
         game_address="127.0.0.1",
         game_port=1,
         state_dir=tmp_path,
         bind="127.0.0.1",
         port=0,
-        log=lambda line: None,
-        command=lambda browser, reached: FAKE_CLIENT,
         **settings,
     )
     await gateway.start()
@@ -292,3 +302,299 @@ async def test_a_hundred_page_loads_stay_under_the_cap_and_leave_no_process(
     assert len(pids) == 100
     assert not gateway.sessions and gateway.budget.used == 0
     assert not [pid for pid in pids if alive(pid)]
+
+
+# --- issue 30: what a stranger can hold -------------------------------------------------------
+
+
+async def until(condition: Callable[[], bool]) -> None:
+    for _ in range(600):
+        if condition():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("never came true")
+
+
+async def raw(gateway: WebGateway) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP connection to the gateway that sends nothing (half-open, as the attack's)."""
+    return await asyncio.open_connection("127.0.0.1", gateway.port)
+
+
+async def answer(reader: asyncio.StreamReader) -> bytes:
+    """Everything the gateway sends until it closes the connection."""
+    return await asyncio.wait_for(reader.read(), 30)
+
+
+def elsewhere() -> aiohttp.ClientSession:
+    """A browser on another machine: its connections come from 127.0.0.2."""
+    return aiohttp.ClientSession(
+        cookie_jar=aiohttp.CookieJar(unsafe=True),
+        connector=aiohttp.TCPConnector(local_addr=("127.0.0.2", 0)),
+    )
+
+
+async def test_a_half_open_connection_is_closed_at_the_header_deadline(tmp_path: Path) -> None:
+    """Finding 5 of issue 30: the web door had no deadline for request headers. A connection
+    that starts a request and never finishes it is closed, and its place freed."""
+    gateway = await started(tmp_path, header_timeout_s=0.5)
+    try:
+        reader, writer = await raw(gateway)
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1")
+        await until(lambda: gateway.connections.count("127.0.0.1") == 1)
+        assert await answer(reader) == b""
+        await until(lambda: gateway.connections.count("127.0.0.1") == 0)
+        writer.close()
+    finally:
+        await gateway.close()
+
+
+async def test_one_address_holds_at_most_its_share_of_connections(tmp_path: Path) -> None:
+    """Finding 5 of issue 30: 1,100 half-open connections from one machine took the host's
+    descriptors. One address holds 4 connections per browser it may have; the next is
+    answered with a 503 saying why, at once; another machine still loads the page."""
+    gateway = await started(tmp_path, per_address=1)
+    try:
+        held = [await raw(gateway) for _ in range(4)]
+        await until(lambda: gateway.connections.count("127.0.0.1") == 4)
+        reader, writer = await raw(gateway)
+        refused = await answer(reader)
+        assert refused.startswith(b"HTTP/1.1 503 ")
+        assert b"4 connections from 127.0.0.1" in refused
+        writer.close()
+        async with elsewhere() as http, http.get(base(gateway) + "/") as page:
+            assert page.status == 200
+        for _reader, held_writer in held:
+            held_writer.close()
+    finally:
+        await gateway.close()
+
+
+async def test_the_host_s_one_budget_covers_the_web_door(tmp_path: Path) -> None:
+    """Finding 5 of issue 30: web connections were not counted by --max-connections. They
+    come out of the host's one budget: when the web door holds it all, a game connection is
+    refused host_full and a web newcomer reads why; when they go, the game port serves."""
+    async with running_host(tmp_path / "host", limits=HostLimits(max_connections=3)) as host:
+        gateway = await started(tmp_path, shared=host.budget)
+        try:
+            held = [await raw(gateway) for _ in range(3)]
+            await until(lambda: host.budget.doors == 3)
+            game_reader, game_writer = await asyncio.open_connection("127.0.0.1", host.port)
+            assert b"host_full" in await answer(game_reader)
+            game_writer.close()
+            reader, writer = await raw(gateway)
+            assert b"all the connections it takes" in await answer(reader)
+            writer.close()
+            for _reader, held_writer in held:
+                held_writer.close()
+            await until(lambda: host.budget.doors == 0)
+            player = await RawClient.connect(host.port, "ann")
+            await player.close()
+        finally:
+            await gateway.close()
+
+
+async def test_pages_opened_at_once_by_one_browser_start_one_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding 6 of issue 30: 10 websockets at once with one cookie started 10 clients in one
+    folder. The browser is marked as opening before any wait: one page starts a client, the
+    others are refused (409); the client's start is slowed here so all ten meet it."""
+    starts: list[str] = []
+    start = WebSession.start
+
+    async def slow_start(self: WebSession) -> None:
+        await asyncio.sleep(1.0)
+        await start(self)
+
+    monkeypatch.setattr(WebSession, "start", slow_start)
+
+    def command(browser: Browser, reached: str) -> list[str]:
+        starts.append(browser.digest)
+        return FAKE_CLIENT
+
+    gateway = await started(tmp_path, command=command)
+    try:
+        async with browser() as http:
+            await http.get(base(gateway) + "/")
+            tries = await asyncio.gather(
+                *(http.ws_connect(base(gateway) + "/ws") for _ in range(10)),
+                return_exceptions=True,
+            )
+            opened = [ws for ws in tries if isinstance(ws, aiohttp.ClientWebSocketResponse)]
+            refused = [e for e in tries if isinstance(e, aiohttp.WSServerHandshakeError)]
+            assert len(opened) == 1 and [e.status for e in refused] == [409] * 9
+            await read_until(opened[0], b"size:")
+            assert len(starts) == 1 and len(gateway.sessions) == 1
+            await opened[0].close()
+    finally:
+        await gateway.close()
+
+
+async def test_one_address_plays_at_most_its_share_of_browsers(tmp_path: Path) -> None:
+    """Finding 6 of issue 30: one machine could take all 16 places (an open host hands out a
+    cookie to anyone). At most its share of browsers play from one address; another plays."""
+    gateway = await started(tmp_path, per_address=2)
+    try:
+        https = [browser() for _ in range(3)]
+        sockets = []
+        for http in https[:2]:
+            await http.get(base(gateway) + "/")
+            sockets.append(await http.ws_connect(base(gateway) + "/ws"))
+            await read_until(sockets[-1], b"size:")
+        await https[2].get(base(gateway) + "/")
+        with pytest.raises(aiohttp.WSServerHandshakeError) as over:
+            await https[2].ws_connect(base(gateway) + "/ws")
+        assert over.value.status == 503
+        async with elsewhere() as http:
+            await http.get(base(gateway) + "/")
+            async with http.ws_connect(base(gateway) + "/ws") as ws:
+                await read_until(ws, b"size:")
+        for ws in sockets:
+            await ws.close()
+        for http in https:
+            await http.close()
+    finally:
+        await gateway.close()
+
+
+class Clock:
+    """The gateway's clock and sleep for password answers: each wait is recorded, and the
+    clock stands still (moved on by the test), so no test measures time."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.waits: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.waits.append(seconds)
+
+
+async def test_password_guesses_from_one_address_are_answered_one_after_another(
+    tmp_path: Path,
+) -> None:
+    """Finding 4 of issue 30: 200 guesses at once from one browser finished in 1.4 s (each
+    waited 1 s, side by side). The delay is per address: guesses are answered in turn, each
+    wrong one later (1, 3, 7, 15 s); one whose turn is over 10 s away is answered 429 at
+    once and not checked, even when right; in its turn the right one gets in."""
+    clock = Clock()
+    gateway = await started(tmp_path, password="tabby", clock=clock, sleep=clock.sleep)
+    try:
+        async with browser() as http:
+            await http.get(base(gateway) + "/")
+
+            async def post(password: str) -> int:
+                async with http.post(base(gateway) + "/login", data={"password": password}) as r:
+                    return r.status
+
+            statuses = await asyncio.gather(*(post(f"guess{n}") for n in range(6)))
+            assert sorted(statuses) == [403, 403, 403, 403, 429, 429]
+            assert sorted(clock.waits) == [1, 3, 7, 15]
+            assert await post("tabby") == 429
+            clock.now += 15
+            assert await post("tabby") == 200
+            async with http.ws_connect(base(gateway) + "/ws") as ws:
+                await read_until(ws, b"size:")
+    finally:
+        await gateway.close()
+
+
+async def test_visits_without_a_cookie_leave_nothing_behind(gateway: WebGateway) -> None:
+    """Finding 7 of issue 30: every cookie-less GET / left an entry never freed (20,000
+    visits: +4 MiB). A cookie now carries its own proof, so a visit keeps nothing; the
+    cookie still opens a session afterwards."""
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as http:
+        for _ in range(300):
+            async with http.get(base(gateway) + "/") as page:
+                assert page.status == 200 and COOKIE in page.cookies
+    assert not gateway.allowed and not gateway.playing and not gateway.opening
+    async with browser() as http:
+        await http.get(base(gateway) + "/")
+        async with http.ws_connect(base(gateway) + "/ws") as ws:
+            await read_until(ws, b"size:")
+
+
+async def test_a_cookie_outlives_a_restart_of_the_host(tmp_path: Path) -> None:
+    """Signed cookies (finding 7 of issue 30) are signed with a key kept in the state folder:
+    a browser coming back after a restart is the same player, in the same folder."""
+    homes = []
+    async with browser() as http:
+        for _ in range(2):
+            gateway = await started(tmp_path)
+            try:
+                await http.get(base(gateway) + "/")
+                async with http.ws_connect(base(gateway) + "/ws") as ws:
+                    hello = await read_until(ws, b"size:")
+                homes.append(hello.split(b"home:")[1].split(b"size:")[0])
+            finally:
+                await gateway.close()
+    assert homes[0] == homes[1]
+
+
+async def test_a_deeply_nested_message_is_dropped(gateway: WebGateway) -> None:
+    """Finding 7 of issue 30: a message nested 5,000 deep raised an uncaught RecursionError.
+    A message deeper than a real one can be is dropped unparsed; the session goes on."""
+    assert too_deep("[" * 5000) and too_deep('[[[[[["x"]]]]]]')
+    assert not too_deep('["resize", {"width": 80, "height": 24}]')
+    assert not too_deep('["stdin", "[[[[[[[[[[[[[["]')  # brackets in a string are text
+    async with browser() as http:
+        await http.get(base(gateway) + "/")
+        async with http.ws_connect(base(gateway) + "/ws") as ws:
+            await read_until(ws, b"size:")
+            await ws.send_str("[" * 5000 + "]" * 5000)
+            await ws.send_str(json.dumps(["stdin", "still here"]))
+            await read_until(ws, b"echo:still here")
+
+
+async def test_only_this_host_s_own_names_and_page_are_answered(gateway: WebGateway) -> None:
+    """Finding 7 of issue 30: the websocket URL came from the Host header and Origin was only
+    compared with Host, scheme ignored, so a DNS-rebinding page passed. A Host that is not
+    one of this host's names and port is refused (421), and so is an Origin that is not
+    ``http://`` and one of them."""
+    port = gateway.port
+    async with browser() as http:
+        for host in (f"evil.example:{port}", f"127.0.0.1:{port + 1}", "127.0.0.1", "[::1]"):
+            async with http.get(base(gateway) + "/", headers={"Host": host}) as wrong:
+                assert wrong.status == 421, host
+        async with http.get(base(gateway) + "/", headers={"Host": f"LocalHost:{port}"}) as page:
+            assert page.status == 200
+            assert f'data-session-websocket-url="ws://localhost:{port}/ws"' in await page.text()
+        await http.get(base(gateway) + "/")
+        for origin in (f"https://127.0.0.1:{port}", f"http://evil.example:{port}", "null"):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await http.ws_connect(base(gateway) + "/ws", origin=origin)
+            assert refused.value.status == 403, origin
+        with pytest.raises(aiohttp.WSServerHandshakeError) as rebound:
+            await http.ws_connect(
+                base(gateway) + "/ws",
+                origin=f"http://evil.example:{port}",
+                headers={"Host": f"evil.example:{port}"},
+            )
+        assert rebound.value.status == 421
+        async with http.ws_connect(base(gateway) + "/ws", origin=f"http://127.0.0.1:{port}") as ws:
+            await read_until(ws, b"size:")
+    assert not gateway.sessions or len(gateway.sessions) == 1
+
+
+async def test_a_client_that_cannot_start_is_one_log_line_not_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """Finding 5 of issue 30: out of descriptors, failures became tracebacks (36,942 in 20 s).
+    A client process that cannot start closes the page's socket with a reason, in a log line,
+    and gives its place back."""
+    lines: list[str] = []
+    gateway = await started(
+        tmp_path, command=lambda browser, reached: ["/nonexistent/client"], log=lines.append
+    )
+    try:
+        async with browser() as http:
+            await http.get(base(gateway) + "/")
+            async with http.ws_connect(base(gateway) + "/ws") as ws:
+                closed = await asyncio.wait_for(ws.receive(), 10)
+                assert closed.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert any("could not start a client" in line for line in lines)
+        assert gateway.budget.used == 0 and gateway.players.total == 0
+    finally:
+        await gateway.close()
