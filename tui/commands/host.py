@@ -112,7 +112,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def add_ssh_flags(parser: argparse.ArgumentParser) -> None:
     """``--ssh``: players with nothing installed join by ``ssh`` (net/doors/ssh_gateway.py)."""
-    from net.doors.ssh_access import DEFAULT_SSH_PORT, MAX_SSH_SESSIONS
+    from net.doors.ssh_access import DEFAULT_SSH_PORT, MAX_SSH_SESSIONS, SSH_PER_ADDRESS
 
     group = parser.add_argument_group(
         "ssh", "let anyone on the LAN play with a plain `ssh -p PORT you@HOST`"
@@ -145,12 +145,20 @@ def add_ssh_flags(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="SSH players at once; each runs a Clowder client here (default: %(default)s)",
     )
+    group.add_argument(
+        "--ssh-per-address",
+        type=int,
+        default=SSH_PER_ADDRESS,
+        metavar="N",
+        help="from one IP address at once: SSH players, and connections logging in "
+        "(default: %(default)s)",
+    )
 
 
 def add_web_flags(parser: argparse.ArgumentParser) -> None:
     """``--web``: players with only a browser (a phone) join at ``http://HOST:PORT/``
     (net/doors/web_gateway.py; needs the ``web`` extra)."""
-    from net.doors.ssh_access import MAX_SSH_SESSIONS
+    from net.doors.ssh_access import MAX_SSH_SESSIONS, SSH_PER_ADDRESS
 
     group = parser.add_argument_group(
         "web", "let anyone on the LAN play from a browser or a phone at http://HOST:PORT/"
@@ -175,6 +183,14 @@ def add_web_flags(parser: argparse.ArgumentParser) -> None:
         default=MAX_SSH_SESSIONS,
         metavar="N",
         help="browsers at once; each runs a Clowder client here (default: %(default)s)",
+    )
+    group.add_argument(
+        "--web-per-address",
+        type=int,
+        default=SSH_PER_ADDRESS,
+        metavar="N",
+        help="browsers playing at once from one IP address (4 connections each) "
+        "(default: %(default)s)",
     )
 
 
@@ -270,6 +286,7 @@ def check_door(
     from net.doors.ssh_access import SSH_CONNECTIONS_PER_SESSION
 
     port, own = getattr(args, door), getattr(args, f"{door}_sessions")
+    per_address = getattr(args, f"{door}_per_address")
     if not 0 <= port < 65536:
         raise UsageError(f"--{door} {port} is not a port number (0-65535)")
     for what, other in taken.items():
@@ -277,6 +294,8 @@ def check_door(
             raise UsageError(f"--{door} {port} is the {what} port too; choose another")
     if own < 1:
         raise UsageError(f"--{door}-sessions is a whole number of at least 1, not {own}")
+    if per_address < 1:
+        raise UsageError(f"--{door}-per-address is a whole number of at least 1, not {per_address}")
     if getattr(args, f"{door}_password") == "":
         raise UsageError(f"--{door}-password cannot be empty (leave it out for open access)")
     needed = sessions * SSH_CONNECTIONS_PER_SESSION
@@ -310,7 +329,9 @@ def gateway_settings(
     args: argparse.Namespace, host: Host, state_dir: Path, door: str
 ) -> dict[str, Any]:
     """What the SSH and web gateways are both given: where their clients join this host,
-    where players' folders go, where they listen (``--ssh``/``--web``), how many at once."""
+    where players' folders go, where they listen (``--ssh``/``--web``), how many at once (in
+    all and from one address), and the host's one connection budget, which every door's
+    connections come out of (so ``--max-connections`` and ``ulimit -n`` bound them all)."""
     return {
         "game_address": "127.0.0.1" if host.bind == "0.0.0.0" else host.bind,
         "game_port": host.port,
@@ -318,6 +339,8 @@ def gateway_settings(
         "bind": args.bind,
         "port": getattr(args, door),
         "max_sessions": getattr(args, f"{door}_sessions"),
+        "per_address": getattr(args, f"{door}_per_address"),
+        "shared": host.budget,
         "log": log,
     }
 

@@ -300,6 +300,24 @@ def test_host_ssh_flags_default_port_and_refusals(tmp_path: Path) -> None:
             ssh_access(_host_args(*argv))
 
 
+def test_host_per_address_flags(tmp_path: Path) -> None:
+    """Issue 30: ``--ssh-per-address`` and ``--web-per-address`` (default 4) reach the
+    gateways with the host's one connection budget; 0 is refused."""
+    from tui.commands import UsageError
+    from tui.commands.host import check_web, gateway_settings, ssh_access
+
+    args = _host_args("--ssh", "--web")
+    assert (args.ssh_per_address, args.web_per_address) == (4, 4)
+    with pytest.raises(UsageError, match="--ssh-per-address is a whole number of at least 1"):
+        ssh_access(_host_args("--ssh", "--ssh-per-address", "0"))
+    with pytest.raises(UsageError, match="--web-per-address is a whole number of at least 1"):
+        check_web(_host_args("--web", "--web-per-address", "0"))
+    host = Host(bind="127.0.0.1", port=0, log=lambda line: None)
+    two = _host_args("--ssh", "--ssh-per-address", "2")
+    settings = gateway_settings(two, host, tmp_path, "ssh")
+    assert settings["per_address"] == 2 and settings["shared"] is host.budget
+
+
 # --- over SSH, on 127.0.0.1 ---------------------------------------------------------------
 
 
