@@ -33,8 +33,9 @@ What a stranger can hold (issue 30):
   short ``503`` page saying why, at once, before its request is read. A
   connection has :data:`HEADER_TIMEOUT_S` for each request's headers (and
   a login's form), so half-open connections do not pile up;
-* sessions: one per browser, made atomic (a second page of a browser opening
-  while its first is still starting is refused, not started too);
+* sessions: one per browser, made atomic: a page of a browser whose client is
+  still starting is refused (409), not started too; once it is ready, a new
+  page (a reload) takes the session over;
 * memory: the cookie carries its own proof (an HMAC under a key kept in the
   state folder), so a visit without a cookie leaves nothing behind, and a
   browser is remembered only once it plays or gives the password;
@@ -106,6 +107,9 @@ answer on it): a half-open connection is closed, and its place freed."""
 MESSAGE_DEPTH: Final = 4
 """How deeply a page's message may nest lists and objects (the deepest real one is 2: a
 resize's object in the list); deeper ones are dropped unparsed."""
+OPENING_MAX_S: Final = 10.0
+"""A browser counts as opening (its other pages refused) until its client says it is ready,
+or this long at most (a client stuck starting does not lock its browser out)."""
 TRY_WAIT_MAX_S: Final = 10.0
 """A password try whose turn is further away than this is answered at once, with a 429
 saying when to come back, and not checked."""
@@ -367,8 +371,9 @@ class WebGateway:
         host needs none: its own signature on a cookie lets the browser in)."""
         self.playing: dict[str, BrowserSession] = {}
         """Cookie digest -> the browser's session, while it has one."""
-        self.opening: set[str] = set()
-        """Browsers whose session is being started (or ended to start anew) now."""
+        self.opening: dict[str, object] = {}
+        """Browsers whose session is being started now (or ended to start anew), from the
+        websocket's request until the client says it is ready, each with its page's mark."""
         self.sessions: set[BrowserSession] = set()
         self._cookie_key = b""
         self._runner: web.AppRunner | None = None
@@ -402,7 +407,7 @@ class WebGateway:
         assert handlers is not None
         try:
             self._server = await asyncio.get_running_loop().create_server(
-                lambda: _Door(self, handlers()), self.bind, self.port, reuse_address=True
+                lambda: _Door(self, handlers), self.bind, self.port, reuse_address=True
             )
         except OSError as error:
             await runner.cleanup()
@@ -627,14 +632,22 @@ class WebGateway:
         if digest in self.opening:
             # Checked and marked before any wait: of pages opened at once, one starts a client.
             raise web.HTTPConflict(text="Another page of this browser is opening")
-        self.opening.add(digest)
+        mark = self.opening[digest] = object()
+
+        def opened() -> None:
+            if self.opening.get(digest) is mark:
+                del self.opening[digest]
+
         websocket = web.WebSocketResponse(heartbeat=15.0, max_msg_size=MESSAGE_MAX)
+        at_most = asyncio.get_running_loop().call_later(OPENING_MAX_S, opened)
         try:
             session = await self._open(request, browser, websocket)
+            if session is not None:
+                session.client.on_ready = opened
+                await self._serve(session)
         finally:
-            self.opening.discard(digest)
-        if session is not None:
-            await self._serve(session)
+            at_most.cancel()
+            opened()
         return websocket
 
     async def _open(
@@ -741,13 +754,15 @@ class WebGateway:
 class _Door(asyncio.Protocol):
     """One TCP connection to the web gateway: counted (per address, and in the host's one
     budget) before aiohttp's handler sees a byte of it, or answered with a short ``503`` and
-    closed at once when over a budget. Everything else is passed to aiohttp's handler."""
+    closed at once when over a budget. Everything else is passed to aiohttp's handler, made
+    only for a connection let in (a refusal stays cheap: a flood reconnecting as fast as it
+    is refused costs the host little)."""
 
-    def __init__(self, gateway: WebGateway, handler: asyncio.Protocol) -> None:
+    def __init__(self, gateway: WebGateway, handlers: Callable[[], asyncio.Protocol]) -> None:
         self.gateway = gateway
-        self.handler = handler
+        self.handlers = handlers
+        self.handler: asyncio.Protocol | None = None
         self.peer = "?"
-        self.admitted = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
@@ -759,28 +774,28 @@ class _Door(asyncio.Protocol):
             transport.write(refusal_response("503 Service Unavailable", why))
             transport.close()
             return
-        self.admitted = True
+        self.handler = self.handlers()
         self.handler.connection_made(transport)
 
     def data_received(self, data: bytes) -> None:
-        if self.admitted:
+        if self.handler is not None:
             self.handler.data_received(data)
 
     def eof_received(self) -> bool | None:
-        return self.handler.eof_received() if self.admitted else None
+        return self.handler.eof_received() if self.handler is not None else None
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.admitted:
-            self.admitted = False
+        handler, self.handler = self.handler, None
+        if handler is not None:
             self.gateway._gone(self.peer)
-            self.handler.connection_lost(exc)
+            handler.connection_lost(exc)
 
     def pause_writing(self) -> None:
-        if self.admitted:
+        if self.handler is not None:
             self.handler.pause_writing()
 
     def resume_writing(self) -> None:
-        if self.admitted:
+        if self.handler is not None:
             self.handler.resume_writing()
 
 

@@ -82,6 +82,9 @@ class WebSession:
         self.process: asyncio.subprocess.Process | None = None
         self.started = False
         """The process said it is ready (:data:`READY_LINE`)."""
+        self.on_ready: Callable[[], None] | None = None
+        """Called once when the process says it is ready (the gateway then lets another
+        page of the same browser take this session over)."""
         self.errors = bytearray()
         """What the process wrote to stderr (its last 16 KiB), for the host's log."""
 
@@ -125,6 +128,8 @@ class WebSession:
             if not line:
                 return
             self.started = True
+            if self.on_ready is not None:
+                self.on_ready()
             while True:
                 header = await stdout.readexactly(5)
                 size = int.from_bytes(header[1:], "big")
