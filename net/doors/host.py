@@ -38,6 +38,7 @@ from net.core.host import (
 from net.core.limits import HostLimits
 from net.core.session import Session
 from net.core.table import BOT_DELAY_S, START_COUNTDOWN_S, TableRunner
+from net.doors import DEFAULT_PORT
 from net.doors.guard import SharedBudget
 from net.store.journal import StateDir
 from net.store.scoreboard import Scoreboard
@@ -51,7 +52,6 @@ __all__ = [
     "protocol_code",
 ]
 
-DEFAULT_PORT = 7707
 READ_CHUNK = 65536
 
 GC_FREEZE_S = 10.0

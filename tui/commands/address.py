@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 
-from net.doors.host import DEFAULT_PORT
+from net.doors import DEFAULT_PORT
 
 __all__ = ["ADDRESS_HELP", "DEFAULT_PORT", "BadAddress", "address_text", "parse_address"]
 

@@ -23,7 +23,7 @@ from engine import registry
 from engine.bots import DEFAULT_LEVEL, bot_levels
 from engine.core import InvalidOptions, Option, parse_options
 from net.core.chat import SPECTATOR_CHAT_OPTION
-from net.doors.host import DEFAULT_PORT
+from net.doors import DEFAULT_PORT
 from tui.commands.address import parse_address
 from tui.config import BadName, clean_name
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -598,3 +599,17 @@ async def test_a_client_that_cannot_start_is_one_log_line_not_a_traceback(
         assert gateway.budget.used == 0 and gateway.players.total == 0
     finally:
         await gateway.close()
+
+
+def test_a_player_s_client_does_not_import_the_host() -> None:
+    """Memory per session (issue 30): each SSH and browser player runs ``clowder join`` in a
+    process of its own, which imported the whole host (core, tables, journals, scoreboard)
+    to read the default port: about 1 MB and 70 ms of every session's start."""
+    probe = (
+        "import sys, tui.commands.join, tui.app, tui.screens.lobby, tui.screens.dialogs\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('net.doors.', 'net.store'))))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert result.stdout.strip() == "[]"
