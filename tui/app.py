@@ -392,6 +392,7 @@ class ClowderApp(App[int]):
                     waiting=clean_data(message.waiting),
                     starting=bool(message.starting),
                     starts_in=message.starts_in,
+                    paused=clean_text(message.paused) if message.paused else None,
                 )
             elif isinstance(message, Chat) and message.table == seat.table:
                 name = clean_text(message.name or "?")

@@ -57,6 +57,7 @@ from net.core.table import BOT_DELAY_S, START_COUNTDOWN_S, TableRunner
 from net.core.tables import (
     DEFAULT_TAKEOVER_S,
     CorruptJournal,
+    Journal,
     TableError,
     create,
     fixed_deal_options,
@@ -64,6 +65,7 @@ from net.core.tables import (
 )
 from net.core.timers import Timer, Timers
 from net.store import replays
+from net.store.journal import FULL_ERRNOS, JournalWriteError
 from net.store.scoreboard import Scoreboard, player_id
 from net.wire.framing import HOST_LIMITS, with_field
 from net.wire.messages import (
@@ -501,7 +503,7 @@ class HostCore:
                 if records and named != table_id:
                     raise CorruptJournal(f"its table record names table {named!r}")
                 journal = self.store.open(table_id)
-                table = restore(records, journal.append)
+                table = restore(records, self._saving(table_id, journal))
                 self._tokens_for(table)
                 last_now = max(
                     (float(r["now"]) for r in records if r.get("r") in ("act", "tick")),
@@ -676,7 +678,7 @@ class HostCore:
         journal: JournalSink | None = None
         try:
             journal = self.store.create(table_id) if self.store else None
-            sink = journal.append if journal else (lambda record: None)
+            sink = self._saving(table_id, journal) if journal else (lambda record: None)
             seed = self._rng.getrandbits(63) if self._rng is not None else secrets.randbits(63)
             table = create(
                 table_id,
@@ -709,7 +711,11 @@ class HostCore:
                 journal.close()
                 if self.store is not None:
                     self.store.discard(table_id)
-            if isinstance(error, OSError):  # out of file descriptors or disk: a refusal
+            if isinstance(error, OSError) and error.errno in FULL_ERRNOS:
+                raise TableError(
+                    "host_storage", "The host cannot save a new table: its disk is full"
+                ) from None
+            if isinstance(error, OSError):  # out of file descriptors: a refusal
                 raise TableError(
                     "too_many_tables",
                     f"The host cannot open another table now ({error.strerror or error})",
@@ -729,6 +735,25 @@ class HostCore:
         self._arm_housekeeping()
         self._tables_changed()
         return runner
+
+    def _saving(self, table_id: str, journal: JournalSink) -> Journal:
+        """``journal``'s append, for table ``table_id``, as the table calls it: a record that
+        cannot be written (a full disk) holds the table (:meth:`TableRunner.hold_for_storage`)
+        and is a ``host_storage`` refusal of the change it records, which the table then
+        does not make (it journals first)."""
+
+        def append(record: dict[str, Any]) -> None:
+            try:
+                journal.append(record)
+            except JournalWriteError as error:
+                runner = self.tables.get(table_id)
+                if runner is not None:
+                    runner.hold_for_storage(error.reason)
+                raise TableError(
+                    "host_storage", f"The host cannot save this table: {error.reason}"
+                ) from None
+
+        return append
 
     def _new_table_id(self) -> str:
         """The next ``tN`` never used in the store (damaged journals included)."""
@@ -920,13 +945,21 @@ class HostCore:
             table.seats[seat].stepped_away = True
             self.log(f"[{table.id}] {session.name} stepped away from seat {seat}")
             runner.broadcast_presence()
-        elif seat is not None and not table.started:
-            table.unsit(seat)
-            runner.broadcast_presence()
-        elif seat is not None and table.outcome is None:
-            table.give_up(seat, runner.now())
-            self.log(f"[{table.id}] {session.name} gave seat {seat} up; a bot plays it")
-            runner.seat_given_up(seat)
+        elif seat is not None:
+            try:
+                if not table.started:
+                    table.unsit(seat)
+                    runner.broadcast_presence()
+                elif table.outcome is None:
+                    table.give_up(seat, runner.now())
+                    self.log(f"[{table.id}] {session.name} gave seat {seat} up; a bot plays it")
+                    runner.seat_given_up(seat)
+            except TableError as error:
+                if error.code != "host_storage":
+                    raise
+                # Leaving never fails: the seat could not be freed on disk, so it waits for
+                # its token as a dropped player's does (a bot covers it after the grace).
+                self.log(f"[{table.id}] {session.name} left seat {seat}; not saved, it waits")
         session.send(Left(table=message.table, ref=message.ref))
         self._tables_changed()
 
@@ -935,6 +968,8 @@ class HostCore:
         seat = runner.seat_of(session) if session.runner is runner else None
         if seat is None:
             raise TableError("not_at_table", f"You do not hold a seat at table {message.table}")
+        if runner.storage_problem is not None:
+            raise TableError("host_storage", runner.storage_problem)
         if runner.counting_down():
             left = runner.starts_in()
             when = f"in {left:.0f} s" if left is not None else "once every player is here"
@@ -993,6 +1028,8 @@ class HostCore:
         seat = runner.seat_of(session) if session.runner is runner else None
         if seat is None:
             raise TableError("not_at_table", f"You do not hold a seat at table {message.table}")
+        if runner.storage_problem is not None:
+            raise TableError("host_storage", runner.storage_problem)
         if runner.counting_down():
             raise TableError("not_started", "The game has not begun; wait for the countdown")
         runner.typing_notice(

@@ -9,6 +9,7 @@ start a new host on what was written, without touching a disk.
 
 from __future__ import annotations
 
+import errno
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -16,13 +17,15 @@ from typing import Any, Protocol
 
 import msgpack
 
-from net.store.journal import parse_records
+from net.store.journal import JournalWriteError, parse_records
 
 
 class JournalSink(Protocol):
     """One table's journal, as the core writes it."""
 
-    def append(self, record: dict[str, Any]) -> None: ...
+    def append(self, record: dict[str, Any]) -> None:
+        """Keep ``record`` whole, or raise :class:`~net.store.journal.JournalWriteError` with
+        no part of it kept (a full disk): the core then refuses the change it records."""
 
     def close(self) -> None: ...
 
@@ -90,6 +93,13 @@ class MemoryStore:
     ``before_write`` sees every record's bytes before they are kept and may
     raise to stop the host there (the simulator's crash), after keeping only
     a prefix of them with :meth:`keep_part` (a record cut mid-write).
+
+    ``room`` plays a full disk: told a record's table and bytes, it says how many
+    of them fit (``None``: all). A record that does not fit is written in part,
+    then cut off again, and the write raises ``ENOSPC`` as
+    :class:`~net.store.journal.TableJournal` does; with ``checked`` off the part
+    stays and the write returns as if it had succeeded (a host that does not
+    check its writes: the simulator's ``unchecked-write`` break).
     """
 
     def __init__(self) -> None:
@@ -98,8 +108,14 @@ class MemoryStore:
         self.archived: dict[str, bytes] = {}
         self.damaged: dict[str, bytes] = {}
         self.before_write: Callable[[str, bytes], None] | None = None
+        self.room: Callable[[str, bytes], int | None] | None = None
+        self.checked = True
         self.records_written = 0
         """Records appended since this store was made (the simulator counts crash points)."""
+        self.refused_writes = 0
+        """Records refused for want of room (:attr:`room`)."""
+        self.last_torn = False
+        """The last write kept only part of its record and said nothing (``checked`` off)."""
 
     @property
     def root(self) -> Path | None:
@@ -108,7 +124,20 @@ class MemoryStore:
     def write(self, table_id: str, data: bytes) -> None:
         if self.before_write is not None:
             self.before_write(table_id, data)
-        self.journals[table_id] += data
+        journal = self.journals[table_id]
+        fits = None if self.room is None else self.room(table_id, data)
+        self.last_torn = False
+        if fits is not None and fits < len(data):
+            whole = len(journal)
+            journal += data[: max(0, fits)]  # what a full disk takes before it refuses
+            if not self.checked:
+                self.records_written += 1
+                self.last_torn = True
+                return
+            del journal[whole:]
+            self.refused_writes += 1
+            raise JournalWriteError(errno.ENOSPC, "No space left on device")
+        journal += data
         self.records_written += 1
 
     def keep_part(self, table_id: str, data: bytes) -> None:

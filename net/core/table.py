@@ -50,6 +50,15 @@ START_COUNTDOWN_S = 3.0
 """Real-time tables: the visible countdown between every player's screen being ready and
 the first moment opening (nobody, bot or person, may act before it ends)."""
 
+STORAGE_RETRY_S = 2.0
+"""A table held because its journal could not be written tries a write again this often
+(:meth:`TableRunner.hold_for_storage`), and goes on by itself once one succeeds."""
+
+STORAGE_LOG_QUIET_S = 60.0
+"""A table's holds are logged at most once this often: a disk with a few bytes free lets a
+small write through now and then, and a table that holds and goes on again every few
+seconds is one line a minute, with how often it happened."""
+
 
 class Peer(Protocol):
     """A connection as the runner sees it."""
@@ -137,6 +146,14 @@ class TableRunner:
         self._bot_handle: Timer | None = None
         self._tick_handle: Timer | None = None
         self._takeover_handle: Timer | None = None
+        self._storage_retry: Timer | None = None
+        self.storage_problem: str | None = None
+        """Why the table is held (its journal could not be written: a full disk), as players
+        read it; ``None``: not held. See :meth:`hold_for_storage`."""
+        self._storage_logged_at: float | None = None
+        self._holds_unlogged = 0
+        self._hold_logged = False
+        self._storage_reason = ""
         self._announced_end = self.table.outcome is not None
         self.ended_at: float | None = timers.now if self._announced_end else None
         """Loop time when the game was seen to end (the host closes the table a while later)."""
@@ -196,7 +213,7 @@ class TableRunner:
         state = self.table.state
         if not self.realtime or state is None or self.table.outcome is not None:
             return None
-        if self.counting_down():
+        if self.counting_down() or self.storage_problem is not None:
             return None
         return self.table.game.reveal(state)
 
@@ -206,7 +223,10 @@ class TableRunner:
         return any(a.seat is None or self.table.seats[a.seat].human for a in self.attached)
 
     def paused(self) -> bool:
-        """Bots and timers hold still: nobody is here (unless told to run unattended)."""
+        """Bots and timers hold still: nobody is here (unless told to run unattended), or
+        the table cannot be saved (:meth:`hold_for_storage`). Table time stands still too."""
+        if self.storage_problem is not None:
+            return True
         return not self.run_unattended and not self.attended
 
     def counting_down(self) -> bool:
@@ -393,6 +413,7 @@ class TableRunner:
             starting=True if starting else None,
             starts_in=None if left is None else round(left, 2),
             ratings=self.ratings if self.table.outcome is not None else None,
+            paused=self.storage_problem,
         )
 
     # Timers and bots -----------------------------------------------------------
@@ -422,7 +443,10 @@ class TableRunner:
     def _fire_timers(self) -> None:
         self._tick_handle = None
         before = self.table.state
-        events = self.table.tick(self.now())
+        try:
+            events = self.table.tick(self.now())
+        except TableError:  # not saved (the table is now held): the timer fires once it goes on
+            return
         if not events and self._same_views(before, self.table.state):
             self._schedule()  # a change nobody can see (Black Cat's stall clock): no broadcast
             return
@@ -459,6 +483,8 @@ class TableRunner:
             try:
                 self.act(seat, action)
             except (IllegalAction, TableError) as error:  # a bot bug must not stall the table
+                if self.storage_problem is not None:
+                    return  # not saved: the table is held, and the bot plays once it goes on
                 self.log(f"[{self.table.id}] bot at seat {seat} was refused: {error}")
                 if self._play_a_listed_action(seat, view):
                     return
@@ -473,6 +499,8 @@ class TableRunner:
             try:
                 self.act(seat, action)
             except (IllegalAction, TableError):
+                if self.storage_problem is not None:
+                    return True  # held: nothing more is tried now
                 continue
             return True
         return False
@@ -653,19 +681,96 @@ class TableRunner:
         self.log(f"[{self.table.id}] {ruling.events[0].text.splitlines()[0]}")
         # Kept for replays (net.store.replays: a note, not a change; restore steps over it).
         told = [event.to_data() for event in ruling.events if event.visible_to(None)]
-        self.table.journal({"r": "ruling", "seat": ruling.seat, "events": told})
         try:
+            self.table.journal({"r": "ruling", "seat": ruling.seat, "events": told})
             self.act(ruling.seat, ruling.action, explained_by=ruling.events)
         except (IllegalAction, TableError) as error:
+            if self.storage_problem is not None:
+                return  # not saved: the moment opens again when the table goes on
             # The claim was checked on arrival and nothing changed since, so this is a bug;
             # the reveal opens again and the table goes on.
             self.log(f"[{self.table.id}] the winning claim could not be applied: {error}")
             self.broadcast(list(ruling.events))
 
+    # Held for storage ----------------------------------------------------------------
+
+    def hold_for_storage(self, reason: str) -> None:
+        """The table's journal could not be written (``reason``: "its disk is full"): hold
+        the table until a write succeeds.
+
+        The change that was being written was refused (it is not in the journal, so it
+        was never applied or shown). While held, nobody may act (``host_storage``), bots
+        and timers wait and table time stands still, as when nobody is here; every peer is
+        told (``view.paused``) and the host's log gets one line. Every
+        :data:`STORAGE_RETRY_S` a ``resume`` note is written; the first that is saved lets
+        the table go on by itself, with no one needing to do anything.
+        """
+        if self.storage_problem is not None:
+            return
+        self.storage_problem = (
+            f"The host cannot save this table: {reason}. The game waits, and goes on by "
+            "itself once the host can save again."
+        )
+        self._storage_reason = reason
+        self._log_hold()
+        self._follow_presence()
+        self._arm_takeover()
+        self.broadcast([])
+        self._storage_retry = self._timers.call_later(STORAGE_RETRY_S, self._retry_storage)
+
+    def _log_hold(self) -> None:
+        reason = self._storage_reason
+        self._log_storage(
+            f"held: the host cannot save it ({reason}); it goes on once a write succeeds"
+        )
+
+    def _log_storage(self, what: str) -> None:
+        """A hold's line, at most every :data:`STORAGE_LOG_QUIET_S` per table (the holds in
+        between are counted in the next), and the line of its end when its start was told."""
+        if what.startswith("goes on"):
+            if self._hold_logged:
+                self.log(f"[{self.table.id}] {what}")
+                self._hold_logged = False
+            return
+        now = self._timers.now
+        last = self._storage_logged_at
+        if last is not None and now - last < STORAGE_LOG_QUIET_S:
+            self._holds_unlogged += 1
+            return
+        again = f" (held {self._holds_unlogged} more times since)" if self._holds_unlogged else ""
+        self.log(f"[{self.table.id}] {what}{again}")
+        self._storage_logged_at, self._holds_unlogged, self._hold_logged = now, 0, True
+
+    def _retry_storage(self) -> None:
+        """Write a ``resume`` note; once one is saved, the table goes on from where it was."""
+        self._storage_retry = None
+        if self.storage_problem is None:
+            return
+        try:
+            self.table.journal({"r": "resume"})
+        except TableError:
+            last = self._storage_logged_at
+            if not self._hold_logged and (
+                last is None or self._timers.now - last >= STORAGE_LOG_QUIET_S
+            ):
+                self._log_hold()  # a hold that lasts is told, though the last was just now
+            self._storage_retry = self._timers.call_later(STORAGE_RETRY_S, self._retry_storage)
+            return
+        self.storage_problem = None
+        self._log_storage("goes on: the host can save it again")
+        self._follow_presence()
+        self._arm_takeover()
+        try:
+            self.start_if_full()  # the start itself may be what could not be saved
+        except TableError:
+            return  # held again (start_if_full's journal): the next retry tries once more
+        self._maybe_count_down()
+        self.broadcast([])
+
     def close(self) -> None:
         """Stop every timer of this table (it is being closed)."""
         handles = (self._tick_handle, self._bot_handle, self._countdown_handle)
-        for handle in (*handles, self._takeover_handle):
+        for handle in (*handles, self._takeover_handle, self._storage_retry):
             if handle is not None:
                 handle.cancel()
         self._cancel_claims()

@@ -515,8 +515,9 @@ class Replayer:
             elif kind == "tick":
                 self.now = _later(record["now"], self.now)
                 table.tick(self.now)
-            elif kind in ("chat", "ruling", "chat_rule"):
-                pass  # said around the game (net.store.replays.NOTE_KINDS), not a change of it
+            elif kind in ("chat", "ruling", "chat_rule", "resume"):
+                pass  # said around the game (net.store.replays.NOTE_KINDS), or the table going
+                # on after it could not be saved (net.core.table): not a change of it
             else:
                 raise CorruptJournal(
                     f"Record {self.number} of table {table.id} is of unknown kind {kind!r}"

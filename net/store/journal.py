@@ -6,6 +6,13 @@ flushed to the operating system before the change it describes is broadcast,
 so a host killed at any moment loses nothing a player has seen. (Surviving a
 power cut as well would need an fsync per record; ``durable=True`` does it.)
 
+A write is checked: a record is on file whole, or not at all. A full disk
+(or a failing one) can write part of a record and then refuse the rest; the
+part is cut off again at once and :class:`JournalWriteError` says why, so
+the host refuses the change instead of showing it. If even the cut fails,
+the journal remembers where its last whole record ends and cuts there before
+its next write: nothing is ever written after a torn record.
+
 A host killed in the middle of a write leaves a partial last record; reading
 stops cleanly before it and the file is cut back to the last whole record.
 Anything else that is not a stream of maps (garbage, a record that is not a
@@ -21,6 +28,7 @@ client sends. Seat tokens are stored here, so the directory is made private
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from collections import OrderedDict
@@ -45,6 +53,32 @@ _NUMBERED = re.compile(r"^t(\d+)\.log")
 
 class JournalError(ValueError):
     """A journal file that cannot be read as records."""
+
+
+FULL_ERRNOS: Final = frozenset({errno.ENOSPC, errno.EDQUOT})
+"""Write errors that mean "no room": the disk (or the user's quota) is full."""
+
+
+class JournalWriteError(OSError):
+    """A record could not be written whole; the journal holds no part of it.
+
+    ``reason`` is for players: "its disk is full" or "it cannot write to its disk (...)".
+    """
+
+    def __init__(self, error_number: int, strerror: str) -> None:
+        super().__init__(error_number, strerror)
+        self.full = error_number in FULL_ERRNOS
+        self.reason = (
+            "its disk is full" if self.full else f"it cannot write to its disk ({strerror})"
+        )
+
+
+def write_error(error: OSError) -> JournalWriteError:
+    """``error`` (from writing, cutting or syncing a journal) as a :class:`JournalWriteError`."""
+    if isinstance(error, JournalWriteError):
+        return error
+    number = error.errno if error.errno is not None else errno.EIO
+    return JournalWriteError(number, error.strerror or str(error) or "write failed")
 
 
 class OpenFiles:
@@ -89,13 +123,50 @@ class TableJournal:
         self.durable = durable
         self._files = files if files is not None else OpenFiles(1)
         self._packer = msgpack.Packer(use_bin_type=True)
+        self._whole: int | None = None
+        """Where the last whole record ends (``None``: not known yet, the file's size)."""
+        self._torn = False
+        """Bytes of a refused record may still follow :attr:`_whole` (a cut that failed)."""
 
     def append(self, record: dict[str, Any]) -> None:
-        """Write one record and hand it to the OS before returning."""
-        file = self._files.get(self.path)
-        file.write(self._packer.pack(record))
-        if self.durable:
-            os.fsync(file.fileno())
+        """Write one record whole and hand it to the OS before returning, or raise
+        :class:`JournalWriteError` with the file as it was (see the module docstring)."""
+        data = self._packer.pack(record)
+        try:
+            file = self._files.get(self.path)
+            descriptor = file.fileno()
+            whole = self._whole
+            if whole is None:
+                whole = self._whole = os.fstat(descriptor).st_size
+            if self._torn:
+                os.ftruncate(descriptor, whole)  # before anything else is written after it
+                self._torn = False
+        except OSError as error:
+            raise write_error(error) from None
+        try:
+            self._write_all(descriptor, data)
+            if self.durable:
+                os.fsync(descriptor)
+        except OSError as error:
+            self._torn = True
+            try:
+                os.ftruncate(descriptor, whole)
+                self._torn = False
+            except OSError:
+                pass  # cut before the next write (see _torn)
+            raise write_error(error) from None
+        self._whole = whole + len(data)
+
+    @staticmethod
+    def _write_all(descriptor: int, data: bytes) -> None:
+        """Write every byte of ``data`` (a short write is followed by the rest, or by the
+        error that stopped it: ``ENOSPC`` once the disk is full)."""
+        view = memoryview(data)
+        while view:
+            written = os.write(descriptor, view)
+            if written <= 0:
+                raise OSError(errno.EIO, "the journal's write wrote nothing")
+            view = view[written:]
 
     def close(self) -> None:
         self._files.close(self.path)

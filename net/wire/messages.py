@@ -30,13 +30,14 @@ from typing import Annotated, Any, ClassVar, Final, Literal
 
 from net.wire.text import find_unsafe
 
-PROTOCOL_VERSION: Final = 3
+PROTOCOL_VERSION: Final = 4
 """The protocol version this code speaks (``hello.protocol`` and ``welcome.protocol``).
 
 Version 2: a ``view`` message's ``view`` is exactly the game's view; the host's own fields
 (``waiting``, ``starting``, ``starts_in``) are beside it. Version 3: ``welcome`` says where
 the host's SSH gateway and web page are (``ssh``, ``web``), for the waiting room's ways to
-join (net/PROTOCOL.md, "Changes")."""
+join. Version 4: a ``view`` says when the table is held because the host cannot save it
+(``paused``), with the ``host_storage`` error (net/PROTOCOL.md, "Changes")."""
 
 SUPPORTED_VERSIONS: Final = frozenset({PROTOCOL_VERSION})
 """Versions a host accepts in ``hello``."""
@@ -510,12 +511,17 @@ class View(Message):
     ratings: list[Any] | None = None
     """Once the game is over and the host rated it: per seat ``{"rating", "change"}`` (as
     shown, ``net.store.ratings``) or nil for a seat not rated. Absent: the host rates nothing."""
+    paused: Annotated[str, Text(1, MAX_ERROR_TEXT)] | None = None
+    """Why the table is held (the host cannot save it: its disk is full): nobody may act,
+    bots and timers wait, and it goes on by itself when the host can write again. Absent:
+    the table is not held."""
 
     @property
     def open_reveal(self) -> int | None:
         """The real-time moment open for claims, as a client reads it: the game view's
-        ``reveal``, unless there is no game view yet or the game is ``starting``."""
-        if self.view is None or self.starting:
+        ``reveal``, unless there is no game view yet or the game is ``starting`` or
+        ``paused``."""
+        if self.view is None or self.starting or self.paused:
             return None
         reveal = self.view.get("reveal")
         return reveal if isinstance(reveal, int) and not isinstance(reveal, bool) else None
@@ -748,6 +754,9 @@ ERRORS: dict[str, ErrorCode] = {
         ErrorCode("locked_out", False, "Katootsie!: you are locked out of this letter."),
         ErrorCode("claim_refused", False, "A real-time claim's stamps are implausible or stale."),
         ErrorCode("host_shutdown", True, "The host is shutting down."),
+        ErrorCode(
+            "host_storage", False, "The host cannot save the table (its disk is full); it waits."
+        ),
         # Budgets and deadlines (net.core.limits; PROTOCOL.md, "Host budgets").
         ErrorCode("host_full", True, "The host or this address has all the connections it takes."),
         ErrorCode("too_many_tables", False, "'create_table' over the host's or your table budget."),

@@ -62,6 +62,13 @@ WAIT_GIVE_UP_S = 240.0
 """A player whose table has not started after this long leaves it (and the host)."""
 MAX_RETRIES_PER_VERSION = 8
 """How often a refused move is thought over again from the same view."""
+RACE_CHANCE = 0.6
+"""At a real-time moment the person's bot would let pass (no claim), the chance that the
+person races for it anyway: Kiitos' bots seldom challenge, and without contests of two
+claims the fairness check would judge almost nothing there."""
+CLOSE_RACE_CHANCE = 0.5
+"""The chance that a claim comes from an attentive person (0.25-0.4 s): races closer than
+the links' lag differences, where first-in and truly-first part ways."""
 BRAIN_RETRIES = 2
 """Refusals after which the person stops trusting the bot's idea and tries any legal move
 (a bot may insist on a word a strict Kiitos table refuses)."""
@@ -113,6 +120,8 @@ class Pipe:
     awaiting_out_of_order: int = 0
     """Duplicate hellos sent and not yet refused."""
     frames_in: int = 0
+    hello_token: str | None = None
+    """The seat token this connection's ``hello`` presented (the ``tokens`` check)."""
     last_host_frame: dict[str, Any] | None = None
     """The last frame the host sent on it (decoded by the simulator), to check a close."""
     splitter: bytearray = field(default_factory=bytearray)
@@ -230,6 +239,8 @@ class SimClient:
         self.away_s = 0.0
         self.waiting_since: int | None = None
         self.over = False
+        self.held = False
+        """The table was held (``view.paused``) when its last view came."""
         self.got_seat_once = False
         self.created_pending = False
         self.old_pipes: list[Pipe] = []
@@ -266,6 +277,7 @@ class SimClient:
         self.pipe = pipe
         self.attached = False
         self.drawn.clear()  # a new connection redraws the screen: moments are stamped anew
+        pipe.hello_token = self.token
         self.env.send(pipe, Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token))
         if self.token is not None:
             return  # the host seats us again with joined + view
@@ -372,6 +384,10 @@ class SimClient:
             pipe.awaiting_out_of_order -= 1
         elif code == "table_closed":
             self.token = None  # the Left that follows ends this client
+        elif code == "host_storage":
+            if message.about in ("join", "create_table"):  # tries again in a while
+                self.env.later(self, ns(self.rng.uniform(3.0, 15.0)), "try_again", self.gen)
+            return  # at a held table: the view that says it goes on brings a new plan
         elif code == "bad_token":
             self.token = None
             self.leave_host()
@@ -391,6 +407,14 @@ class SimClient:
 
     def _view(self, message: View) -> None:
         self.last_view = message
+        if message.paused:
+            self.held = True
+            self._cancel_plan()  # nobody may act while it is held: a person waits
+            return
+        if self.held:
+            self.held = False
+            self.retries.pop(message.version, None)  # held refusals were not the rules'
+            self._cancel_plan()  # a claim cut short by the hold is made again, anew
         if message.game_outcome is not None:
             if not self.over:
                 self.over = True
@@ -420,8 +444,8 @@ class SimClient:
 
     def _plan(self, message: View, *, again: bool = False) -> None:
         view = message.view
-        if view is None or message.starting:
-            return  # before the deal, or the real-time countdown: nobody may act yet
+        if view is None or message.starting or message.paused:
+            return  # before the deal, the real-time countdown, or held: nobody may act now
         legal = view.get("legal") or []
         if not legal:
             return
@@ -429,9 +453,13 @@ class SimClient:
             action: dict[str, Any] | None = dict(self.rng.choice(legal))
         else:
             action = self.brain.choose(dict(view))
+        reveal = message.open_reveal
+        if reveal is not None and (action is None or not self.game.is_claim(action)):
+            claims = [option for option in legal if self.game.is_claim(option)]
+            if claims and self.rng.random() < RACE_CHANCE:
+                action = dict(self.rng.choice(claims))
         if action is None:
             return
-        reveal = message.open_reveal
         claim = reveal is not None and self.game.is_claim(action)
         self.gen += 1
         plan = Plan(self.gen, dict(action), message.version, reveal, claim)
@@ -458,6 +486,8 @@ class SimClient:
             return
         if claim and action.get("type") == "katootsie":
             reaction = self.rng.uniform(1.0, 5.0)
+        elif claim and self.rng.random() < CLOSE_RACE_CHANCE:
+            reaction = self.rng.uniform(0.25, 0.4)  # attentive: a close race with the others
         elif claim:
             reaction = self.rng.uniform(0.15, 0.9)
         else:
@@ -522,6 +552,14 @@ class SimClient:
         elif kind == "rejoin":
             if self.pipe is not None and self.table is not None:
                 self._join(self.pipe)
+        elif kind == "try_again":  # after the host could not save a join or a new table
+            if self.pipe is None or self.attached:
+                return
+            if self.table is not None:
+                self._join(self.pipe)
+            elif self.creator:
+                self.created_pending = True
+                self.env.send(self.pipe, CreateTable(ref=self._ref(), **self.create))
         elif kind == "close_old":
             for old in self.old_pipes:
                 if old.client_open:
@@ -589,6 +627,7 @@ class SimClient:
             self.pipe = twin
             self.attached = False
             self._cancel_plan()
+            twin.hello_token = self.token
             self.env.send(twin, Hello(protocol=PROTOCOL_VERSION, name=self.name, token=self.token))
             self.old_pipes.append(pipe)
             self.env.later(self, ns(self.rng.uniform(0.5, 5.0)), "close_old", self.gen)

@@ -18,6 +18,10 @@ The kinds, and what each one exercises in the host:
 ``step_away`` ``leave`` with ``for_now`` and back later with the token
 ``give_up``   ``leave`` for good: a bot plays the seat from then on
 ``hop``       a spectator stops watching and comes back
+
+and the host's own: crashes at a journal record (whole or torn), and a full disk
+(:class:`DiskFull`): from a journal record on, every write keeps only its first bytes and
+fails, until space is freed some seconds later.
 """
 
 from __future__ import annotations
@@ -77,10 +81,21 @@ class Crash:
 
 
 @dataclass(frozen=True, slots=True)
+class DiskFull:
+    record: int
+    """The disk is full from this journal write on (counted over the whole run, from 1)."""
+    keep: int
+    """Bytes of each refused record the disk takes before it refuses the rest."""
+    for_s: float
+    """Seconds until space is freed again."""
+
+
+@dataclass(frozen=True, slots=True)
 class FaultPlan:
     faults: tuple[Fault, ...]
     crashes: tuple[Crash, ...]
     """In the order they happen (records increasing)."""
+    disk_full: DiskFull | None = None
 
     def describe(self) -> str:
         parts = [f"{f.kind}@{f.at_s:.0f}s:c{f.client}" for f in self.faults]
@@ -88,6 +103,9 @@ class FaultPlan:
             f"crash@record{c.record}" + ("" if c.keep is None else f"(torn:{c.keep}B)")
             for c in self.crashes
         ]
+        full = self.disk_full
+        if full is not None:
+            parts.append(f"disk-full@record{full.record}({full.for_s:.0f}s,{full.keep}B)")
         return ", ".join(parts) or "no faults"
 
 
@@ -114,4 +132,12 @@ def plan_faults(
             record += rng.randint(2, profile.crash_record_span)
             keep = None if rng.random() < 0.5 else rng.randint(0, 40)
             crashes.append(Crash(record, keep, round(rng.uniform(0.2, 15.0), 3)))
-    return FaultPlan(tuple(faults), tuple(crashes))
+    # Drawn last, so that adding the disk left every other fault of a seed where it was.
+    disk_full = None
+    if rng.random() < profile.disk_full_chance:
+        disk_full = DiskFull(
+            rng.randint(2, max(3, profile.crash_record_span // 4)),  # short games too
+            rng.randint(0, 30),
+            round(rng.uniform(1.0, profile.disk_full_max_s), 3),
+        )
+    return FaultPlan(tuple(faults), tuple(crashes), disk_full)

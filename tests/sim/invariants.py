@@ -26,6 +26,12 @@ bookkeeping where the journal or the wire can answer instead.
                  closing error; after the run the core holds no table and no connection
 ``protocol``     every byte the host sends is a valid frame a client accepts, and a
                  second ``hello`` is refused with ``out_of_order``
+``tokens``       a seat's token holds that seat for as long as its table lives, across
+                 host restarts: ``bad_token`` for a token the journal says still holds a
+                 seat at a table not closed is a failure
+``storage``      with the disk full, nothing is shown that the journal does not hold
+                 whole (``replay`` checks every view against the whole records only), and a
+                 refused change is answered ``host_storage`` (``once``)
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import Event
-from net.wire.messages import ERRORS, Act, Joined, Message, Ping, View, to_wire
+from net.wire.messages import ERRORS, Act, Error, Joined, Message, Ping, View, to_wire
 from tests.contract import leaks, where
 from tests.secrecy import strings
 from tests.sim.clients import ClaimTruth, Pipe
@@ -136,7 +142,24 @@ class FrameChecks:
         if isinstance(message, View):
             self._view(pipe, message)
         else:
+            if isinstance(message, Error) and message.code == "bad_token":
+                self._bad_token(pipe)
             self._other(pipe, message)
+
+    def _bad_token(self, pipe: Pipe) -> None:
+        """``bad_token``: the token this connection presented must not hold a seat at a live
+        table, by the journal (a host that forgot a token on restart fails here)."""
+        token = pipe.hello_token
+        if token is None:
+            return
+        for table in self.tables.values():
+            if table.closed_ns is None and token in table.tokens.values():
+                seat = next(s for s, t in table.tokens.items() if t == token)
+                raise Violation(
+                    "tokens",
+                    f"{_who(pipe)} was told bad_token for the token of seat {seat} at "
+                    f"{table.id}, which the journal says still holds that seat",
+                )
 
     def _table(self, name: str | None) -> ShadowTable | None:
         return None if name is None else self.tables.get(name)

@@ -34,6 +34,10 @@ class Profile:
     """At most this many spectators per table."""
     second_table_chance: float
     """Chance of a second table of the same game on the host in one run."""
+    disk_full_chance: float = 0.0
+    """Chance that the host's disk fills up once in a run (at a random journal record)."""
+    disk_full_max_s: float = 0.0
+    """The disk stays full for up to this many seconds, then space is freed again."""
 
 
 QUICK = Profile(
@@ -48,6 +52,8 @@ QUICK = Profile(
     stall_s=300.0,
     spectators=1,
     second_table_chance=0.0,
+    disk_full_chance=0.3,
+    disk_full_max_s=40.0,
 )
 
 LONG = Profile(
@@ -62,6 +68,8 @@ LONG = Profile(
     stall_s=300.0,
     spectators=2,
     second_table_chance=0.3,
+    disk_full_chance=0.4,
+    disk_full_max_s=120.0,
 )
 
 KNOWN_BUGS: dict[tuple[str, str, object], str] = {}

@@ -5,7 +5,9 @@ each game asked for. Runs are independent, so they are spread over worker
 processes (each run is deterministic whatever process runs it). The first
 failure of each game is kept with its replay command; the figures are
 summed per game: simulated table-hours per CPU-second, seeds per CPU-second
-and per wall-second.
+and per wall-second; ``crash`` counts host crashes, ``faults`` client faults,
+``full`` the journal records a full disk refused (each a change the host did
+not make, answered ``host_storage``).
 """
 
 from __future__ import annotations
@@ -96,6 +98,7 @@ class GameFigures:
     fairness_pairs: int = 0
     crashes: int = 0
     faults: int = 0
+    refused_writes: int = 0
     spins: int = 0
     first_failures: list[str] = field(default_factory=list)
 
@@ -120,6 +123,7 @@ class GameFigures:
         self.fairness_pairs += figures.fairness_pairs
         self.crashes += figures.crashes
         self.faults += figures.faults
+        self.refused_writes += figures.refused_writes
         self.spins += figures.spins
 
 
@@ -135,7 +139,7 @@ def report(games: dict[str, GameFigures], wall_s: float) -> str:
     lines = [
         f"{'game':<10} {'seeds':>6} {'fail':>5} {'ended':>6} {'table-h':>8} {'cpu s':>7} "
         f"{'table-h/cpu-s':>13} {'seeds/cpu-s':>11} {'views':>8} {'acts':>7} {'rulings':>7} "
-        f"{'fair':>6} {'crash':>5} {'faults':>6}"
+        f"{'fair':>6} {'crash':>5} {'faults':>6} {'full':>5}"
     ]
     total = GameFigures("total")
     for name in sorted(games):
@@ -156,6 +160,7 @@ def report(games: dict[str, GameFigures], wall_s: float) -> str:
             "fairness_pairs",
             "crashes",
             "faults",
+            "refused_writes",
             "spins",
         ):
             setattr(total, attribute, getattr(total, attribute) + getattr(figures, attribute))
@@ -177,5 +182,5 @@ def _line(figures: GameFigures) -> str:
         f"{figures.game:<10} {figures.runs:>6} {figures.failures:>5} {figures.finished_games:>6} "
         f"{hours:>8.2f} {figures.cpu_s:>7.1f} {hours / cpu:>13.3f} {figures.runs / cpu:>11.2f} "
         f"{figures.views:>8} {figures.acts:>7} {figures.rulings:>7} {figures.fairness_pairs:>6} "
-        f"{figures.crashes:>5} {figures.faults:>6}"
+        f"{figures.crashes:>5} {figures.faults:>6} {figures.refused_writes:>5}"
     )

@@ -119,8 +119,8 @@ class ShadowTable:
         kind = record.get("r")
         number = len(self.records)
         try:
-            if kind in NOTE_KINDS:
-                return
+            if kind in NOTE_KINDS or kind == "resume":
+                return  # said around the game, or a held table going on: not a change
             if kind == "seat":
                 self.tokens[record["seat"]] = record["token"]
                 self.every_token.add(record["token"])
@@ -182,6 +182,10 @@ class Shadows:
             self.tables[table_id] = ShadowTable.from_header(record, self.now_ns)
         else:
             table.feed(record, self.now_ns)
+
+    def discarded(self, table_id: str) -> None:
+        """A table refused while it was being made (its creator was told): never was."""
+        self.tables.pop(table_id, None)
 
     def archived(self, table_id: str) -> None:
         table = self.tables.get(table_id)

@@ -64,6 +64,10 @@ IDLE_TIMEOUT_S = 20.0
 HANDSHAKE_TIMEOUT_S = 5.0
 RESULTS_FOR_S = 20.0
 ABANDON_AFTER_S = 90.0
+CONTESTED_CHANCE = 0.7
+"""Real-time games: the chance that a table gets at least 3 seats, nearly all of them
+people, so that claims race each other (a Kiitos challenge is raced only by those who did
+not say the word: at 2 seats there is never a contest for the fairness check to judge)."""
 MAX_SAME_INSTANT_WAKES = 1000
 """More host wake-ups than this, each asked for at once: the core is spinning."""
 DRAIN_S = 120.0
@@ -177,6 +181,8 @@ class Figures:
     fairness_pairs: int = 0
     crashes: int = 0
     faults: int = 0
+    refused_writes: int = 0
+    """Journal records the full disk refused (each a change the host did not make)."""
     spins: int = 0
     """Host wake-ups asked for at the instant of the previous one (see ``_arm_wake``)."""
 
@@ -232,6 +238,7 @@ class World:
         self.shadows = Shadows()
         self.store.on_record.append(self._record)
         self.store.on_archive.append(self.shadows.archived)
+        self.store.on_discard.append(self.shadows.discarded)
         self.frames = FrameChecks(self.shadows.tables)
         self.tally = FairnessTally()
         self.truths: dict[tuple[str, int, int, int], ClaimTruth] = {}
@@ -256,6 +263,10 @@ class World:
         self.plan: FaultPlan = plan_faults(rng_faults, profile, players, watchers)
         self.crashes: deque[Crash] = deque(self.plan.crashes)
         self._arm_crash()
+        self.store.clock = lambda: self.queue.now_ns
+        full = self.plan.disk_full
+        if full is not None:
+            self.store.fill(full.record, full.keep, ns(full.for_s))
         for fault in self.plan.faults:
             self.queue.at(self.start_ns + ns(fault.at_s), FaultDue(fault))
         if breaking is not None:
@@ -281,6 +292,8 @@ class World:
             allow_fixed_deck=False,
             now_ns=self.queue.now_ns,
         )
+        if self.breaking is not None:
+            self.breaking.core_made(self, core)
         return core
 
     def _host_line(self, line: str) -> None:
@@ -316,8 +329,13 @@ class World:
         count = 2 if self.rng_people.random() < self.profile.second_table_chance else 1
         names = iter(NAMES)
         for _ in range(count):
-            seats = self.rng_people.randint(self.game.min_players, self.game.max_players)
-            humans = self.rng_people.randint(1, seats)
+            contested = bool(self.game.claim_types) and self.rng_people.random() < CONTESTED_CHANCE
+            fewest, most = self.game.min_players, self.game.max_players
+            if contested:
+                fewest = max(fewest, min(3, most))
+                most = max(fewest, min(4, most))  # a contest needs three, not ten
+            seats = self.rng_people.randint(fewest, most)
+            humans = self.rng_people.randint(max(1, seats - 1) if contested else 1, seats)
             watchers = self.rng_people.randint(0, self.profile.spectators)
             options = self._options()
             create: dict[str, Any] = {
@@ -888,6 +906,7 @@ class World:
         figures.views = self.frames.views_checked
         figures.rulings = self.tally.rulings
         figures.fairness_pairs = self.tally.judged_pairs
+        figures.refused_writes = self.store.refused_writes
         figures.tables = len(self.shadows.tables)
         for table in self.shadows.tables.values():
             end = table.closed_ns if table.closed_ns is not None else self.now_ns

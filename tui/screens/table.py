@@ -227,6 +227,9 @@ class TableScreen(Screen[None], Generic[V]):
         self.starts_in: float | None = None
         """While :attr:`starting`: the countdown's seconds left when the view came (``None``:
         the host still waits for every player's screen)."""
+        self.paused: str | None = None
+        """Why the host holds the table (it cannot save it: its disk is full), as the host
+        said it; ``None``: not held. Nobody may act meanwhile."""
 
     # Keys ----------------------------------------------------------------------
 
@@ -234,11 +237,12 @@ class TableScreen(Screen[None], Generic[V]):
     """The actions of keys that play: offered only to a seated player while the game is on."""
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer offers the play keys only to a seated player while the game is on."""
+        """The footer offers the play keys only to a seated player while the game is on (and
+        not held by the host: :attr:`paused`)."""
         if action not in self.PLAY_ACTIONS:
             return True
         view = self.view
-        if view is None or view.get("seat") is None:
+        if view is None or view.get("seat") is None or self.paused:
             return False
         return view["phase"] != "over"
 
@@ -367,18 +371,28 @@ class TableScreen(Screen[None], Generic[V]):
         waiting: Mapping[str, Any] | None = None,
         starting: bool = False,
         starts_in: float | None = None,
+        paused: str | None = None,
     ) -> None:
         """A ``view`` message: the game's view (``None`` before the deal) and the host's own
-        fields beside it (``waiting``, ``starting``, ``starts_in``; net/PROTOCOL.md).
+        fields beside it (``waiting``, ``starting``, ``starts_in``, ``paused``;
+        net/PROTOCOL.md).
 
-        While the game is ``starting`` nobody may act, so the view drawn is the game's with
-        no legal action and no open reveal: the same type, and every screen's reading of
-        ``legal`` and ``reveal`` holds without knowing about the countdown.
+        While the game is ``starting`` or ``paused`` nobody may act, so the view drawn is the
+        game's with no legal action and no open reveal: the same type, and every screen's
+        reading of ``legal`` and ``reveal`` holds without knowing about the countdown or the
+        hold. A hold is said once when it begins (in the prompt line and a toast), and once
+        when it ends.
         """
         self.waiting = None if view is not None else dict(waiting or {})
         self.starting = starting and view is not None
         self.starts_in = starts_in if self.starting else None
-        if view is not None and self.starting:
+        was_paused, self.paused = self.paused, paused
+        if paused and paused != was_paused:
+            self.notify(paused, title="Game held", severity="warning", timeout=10)
+            self.app.bell()
+        elif was_paused and not paused:
+            self.notify("The host can save again: the game goes on.", timeout=5)
+        if view is not None and (self.starting or self.paused):
             view = cast(V, {**view, "legal": [], "reveal": None})
         self.view = view
 
@@ -395,6 +409,8 @@ class TableScreen(Screen[None], Generic[V]):
         self.query_one("#waiting").display = False
         self.set_class(False, "-waiting")
         self.show(view)
+        if self.paused:  # over the game's own prompt, for as long as the hold lasts
+            self.query_one(PromptLine).refuse(self.paused)
         self._coach_view(view)
         if view["outcome"] is not None and not self._results_shown:
             self._results_shown = True
