@@ -31,10 +31,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.reactive import reactive
+from textual.reactive import Reactive, reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from engine import registry
 from engine.core import BaseView
@@ -44,6 +44,7 @@ from tui.styles import PHONE_BREAKPOINTS, TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
 from tui.widgets.coach import CoachPanel, coach_line
 from tui.widgets.connection import ConnectionLine
+from tui.widgets.footer import TableFooter
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look, component_classes, read_full_look, read_look
 from tui.widgets.panel import Panel
@@ -102,7 +103,13 @@ class TableScreen(Screen[None], Generic[V]):
     ]
 
     view: reactive[V | None] = reactive(None, always_update=True, init=False, repaint=False)
-    """The host's latest view for this seat (``None`` until the first arrives)."""
+    """The host's latest view for this seat (``None`` until the first arrives). Setting it
+    repaints nothing by itself: each part of the screen repaints when its part changed."""
+
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
+    """Textual's ``Screen.focused``, without its repaint of the whole screen: the widgets
+    whose focus styles change are restyled and repaint themselves (Katootsie!'s answer line
+    takes and gives the focus at every letter)."""
 
     game: ClassVar[str] = ""
     """The engine's name for the game this screen draws (``"catchy"``): how
@@ -306,7 +313,7 @@ class TableScreen(Screen[None], Generic[V]):
         yield PromptLine(id="prompt")
         yield ChatLine(id="chat")
         yield ConnectionLine(id="connection")
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         self._ready = True

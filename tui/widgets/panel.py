@@ -43,11 +43,27 @@ class Panel(TextLines):
         """The part of the view the shown text was built from (:meth:`draw`)."""
 
     def show(self, text: Text | str) -> None:
-        """Show ``text`` (a repaint only if it differs from what is shown)."""
+        """Show ``text`` (a repaint only if it differs from what is shown; a new layout of
+        the screen too if the panel's height follows its text and that changed)."""
         self._drawn_for = _NOTHING
         new = text if isinstance(text, Text) else Text(text)
         if new != self.text:
+            height = self.styles.height
+            reshaped = False
+            if height is not None and height.is_auto:
+                rows = self._rows(new)
+                reshaped = rows != self._rows() or rows < 0
             self.text = new
+            if reshaped:
+                self.refresh(layout=True)
+
+    def _rows(self, text: Text | None = None) -> int:
+        """How many rows ``text`` (else the shown text) takes (``-1``: one is wrapped)."""
+        lines = (self.text if text is None else text).split("\n", allow_blank=True)
+        width = self.content_region.width
+        if any(line.cell_len > width for line in lines):
+            return -1  # wraps: its height is Textual's to find
+        return len(lines)
 
     def draw(self, part: object, build: Callable[[], Text | str]) -> bool:
         """Show the text ``build`` makes of ``part``, unless ``part`` equals the part shown:

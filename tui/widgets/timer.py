@@ -28,7 +28,7 @@ class Countdown(Widget):
     COMPONENT_CLASSES: ClassVar[set[str]] = {"countdown--urgent"}
 
     DEFAULT_CSS = """
-    Countdown { height: 1; width: auto; min-width: 16; display: none; text-style: bold; }
+    Countdown { height: 1; width: auto; min-width: 16; display: none; }
     Countdown > .countdown--urgent { color: $error; text-style: bold reverse; }
     """
 
@@ -36,17 +36,36 @@ class Countdown(Widget):
     """``time.monotonic()`` at which time runs out, or ``None``."""
     total_s: reactive[float] = reactive(10.0)
 
+    def __init__(
+        self, *, keeps_place: bool = False, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.keeps_place = keeps_place
+        """Stopped, the bar stays in its place, blank, instead of hiding: showing or hiding
+        it moved what is beside it, a new layout of the screen at every timed moment (a
+        table whose label beside the bar is blank when nothing is timed looks the same)."""
+        if keeps_place:
+            self.display = True
+
     def on_mount(self) -> None:
-        self.set_interval(REFRESH_S, self.refresh)
+        self._ticks = self.set_interval(REFRESH_S, self.refresh, pause=self.deadline is None)
 
     def start(self, seconds: float) -> None:
         self.total_s = max(seconds, 0.001)
         self.deadline = time.monotonic() + seconds
         self.display = True
+        ticks = getattr(self, "_ticks", None)
+        if ticks is not None:
+            ticks.resume()
 
     def stop(self) -> None:
+        """No deadline: the bar hides (or, keeping its place, goes blank); no redraws."""
         self.deadline = None
-        self.display = False
+        if not self.keeps_place:
+            self.display = False
+        ticks = getattr(self, "_ticks", None)
+        if ticks is not None:
+            ticks.pause()
 
     def left_s(self) -> float | None:
         if self.deadline is None:
@@ -58,7 +77,9 @@ class Countdown(Widget):
         if left is None:
             return Text("")
         filled = round(BAR_WIDTH * left / self.total_s)
-        style = self.get_component_rich_style("countdown--urgent") if left < URGENT_S else ""
+        # Bold here, not in the widget's style: a stopped bar that keeps its place is blank,
+        # not bold blanks.
+        style = self.get_component_rich_style("countdown--urgent") if left < URGENT_S else "bold"
         out = Text(f"⏱ {left:>2.0f}s ", style=style)
         out.append("█" * filled + "░" * (BAR_WIDTH - filled), style=style)
         return out

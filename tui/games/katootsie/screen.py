@@ -29,6 +29,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.widgets import Input, Static
 
 from engine.games.katootsie.rules import (
@@ -203,7 +204,7 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
                     yield Panel(id="letter")
                     yield Panel(id="category")
                 with Horizontal(id="timer-row"):
-                    yield Countdown(id="timer")
+                    yield Countdown(id="timer", keeps_place=True)
                     yield Panel(id="timer-label")
                 yield Panel(id="news")
                 with Horizontal(id="answer-row"):
@@ -315,20 +316,69 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         if view.get("letter"):
             self._letter_now = view["letter"]
         look = self.look
-        self.query_one("#title", Panel).show(self._title(view))
-        letter = view["letter"] if self.stage(view) in ("letter", "vote", "first_vote") else None
-        self.query_one("#letter", Panel).show(big_letter(letter, look))
-        self.query_one("#category", Panel).show(self._category(view))
+        seat = view["seat"]
+        players = view["players"]
+        stage = self.stage(view)
+        self.query_one("#title", Panel).draw(
+            (
+                view.get("sudden_death"),
+                view["round"],
+                view["rounds"],
+                view["letters_left"],
+                seat is None,
+            ),
+            lambda: self._title(view),
+        )
+        letter = view["letter"] if stage in ("letter", "vote", "first_vote") else None
+        self.query_one("#letter", Panel).draw(letter, lambda: big_letter(letter, look))
+        self.query_one("#category", Panel).draw(
+            (
+                view.get("category"),
+                view.get("anywhere"),
+                view.get("letter"),
+                stage,
+                view.get("category_letter"),
+                view.get("tiebreak"),
+                view.get("sudden_death"),
+                view.get("used"),
+                players,
+                seat,
+            ),
+            lambda: self._category(view),
+        )
         self._show_timer(view)
-        self.query_one("#news", Panel).show(self._news(view))
-        self.query_one("#scores", Panel).show(self._scores(view))
+        # The news reads the view's vote, result and tie-break, your vote and the rulings.
+        self.query_one("#news", Panel).draw(
+            (
+                stage,
+                view.get("vote"),
+                view.get("first_vote"),
+                view.get("tiebreak"),
+                view.get("last"),
+                view["legal"],
+                self.history.last,
+                players,
+                seat,
+            ),
+            lambda: self._news(view),
+        )
+        self.query_one("#scores", Panel).draw(
+            (
+                players,
+                stage,
+                view.get("call"),
+                view.get("locked"),
+                view.get("players_in"),
+                view.get("debts"),
+                view["scores"],
+                view["won"],
+                seat,
+            ),
+            lambda: self._scores(view),
+        )
         self._sync_line(view)
         self.query_one(PromptLine).prompt(self.prompt_text(view))
-        self.call_after_refresh(self._show_log, view)
-
-    def _show_log(self, view: Any) -> None:
-        if view is self.view:
-            self.query_one(GameLog).show(self.history.lines)
+        self.query_one(GameLog).show(self.history.lines)
 
     def _title(self, view: Mapping[str, Any]) -> Text:
         title = Text(self.game_title, style="bold")
@@ -733,8 +783,11 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
     def _may_leave_line(self) -> bool:
         """Whether leaving the line means something now: typing in it, or letters held back
         while it is closed (after leaving it, or watching, the single keys act already)."""
-        lines = self.query("#answer")
-        if lines and self.focused is lines.first():
+        try:  # query_one is kept by Textual; the footer asks this for each key, each view
+            line: AnswerInput | None = self.query_one("#answer", AnswerInput)
+        except NoMatches:
+            line = None
+        if line is not None and self.focused is line:
             return True
         view = self.view
         return view is not None and self._holds_letters(view)

@@ -306,6 +306,9 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         """The reveal of the last word said (a challenge names it)."""
         self._ending = False
         self._typed_shown = False
+        self._legal_of: KiitosView | None = None
+        self._legal: dict[str, list[dict[str, Any]]] = {}
+        """The legal actions of :attr:`_legal_of` by type (:meth:`legal`)."""
         self.news = Text("")
         """The last challenge decided or word completed, in a sentence under the target."""
         """The events being read end the game (no round-end toast over the results)."""
@@ -351,8 +354,17 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         return self.view
 
     def legal(self, kind: str) -> list[dict[str, Any]]:
+        """The view's legal actions of ``kind`` (sorted once per view: the footer asks for
+        each of its keys, several times a view)."""
         view = self.playing
-        return [] if view is None else [a for a in view["legal"] if a.get("type") == kind]
+        if view is None:
+            return []
+        if self._legal_of is not view:
+            by_kind: dict[str, list[dict[str, Any]]] = {}
+            for action in view["legal"]:
+                by_kind.setdefault(str(action.get("type")), []).append(action)
+            self._legal_of, self._legal = view, by_kind
+        return list(self._legal.get(kind, ()))
 
     def entry(self) -> Entry:
         view = self.playing
@@ -649,24 +661,69 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
     # Drawing ---------------------------------------------------------------------------
 
     def show(self, view: KiitosView) -> None:
+        """Draw each panel from its own part of the view (a panel whose part is as it was is
+        neither built again nor repainted); the log in the same frame."""
         if self.choices and not own_turn_view(view):
             self.choices = []
         self._sent = ""
         look = self.look
-        self.query_one("#title", Panel).show(title_line(view, look))
-        self.query_one("#rules", Panel).show(rules_line(view, look))
-        self.query_one("#table-label", Panel).show(self._table_label(view))
+        seat = view["seat"]
+        self.query_one("#title", Panel).draw(
+            (
+                view["round"],
+                view["rounds"],
+                view["mode"],
+                view["deck_count"],
+                view["challenge_cards_left"],
+                view["check"],
+                seat is None,
+            ),
+            lambda: title_line(view, look),
+        )
+        self.query_one("#rules", Panel).draw(
+            (view["mode"], view["rule_cards"]), lambda: rules_line(view, look)
+        )
+        self.query_one("#table-label", Panel).draw(
+            len(view["table"]), lambda: self._table_label(view)
+        )
         width = self._board_width()
-        self.query_one("#table", Panel).show(tiles(view["table"], width, look, face="played"))
-        self.query_one("#target", Panel).show(self._target(view))
+        self.query_one("#table", Panel).draw(
+            (view["table"], width), lambda: tiles(view["table"], width, look, face="played")
+        )
+        challenge = bool(self.legal("challenge"))
+        self.query_one("#target", Panel).draw(
+            (
+                view["target"],
+                view["phase"],
+                view["turn"],
+                view["table"],
+                view["rules"],
+                view["sayer"],
+                view["players"],
+                seat,
+                view["refused_words"],
+                challenge,
+                view["announcer"],
+            ),
+            lambda: self._target(view),
+        )
         self.query_one("#news", Panel).show(self.news)
-        self.query_one("#players", Panel).show(players_text(view, look))
+        self.query_one("#players", Panel).draw(
+            (
+                view["rules"]["positive_x2"],
+                view["players"],
+                view["turn"],
+                seat,
+                view["hand_counts"],
+                view["positive"],
+                view["negative"],
+                view["challenge_cards"],
+                view["scores"],
+            ),
+            lambda: players_text(view, look),
+        )
         self._redraw()
-        self.call_after_refresh(self._show_log, view)
-
-    def _show_log(self, view: KiitosView) -> None:
-        if view is self.view:
-            self.query_one(GameLog).show(view["log"])
+        self.query_one(GameLog).show(view["log"])
 
     def _redraw(self) -> None:
         view = self.playing
@@ -674,7 +731,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             return
         self._redraw_entry()
         self.query_one(PromptLine).prompt(self.prompt_text(view))
-        self.refresh_bindings()
+        self._follow_bindings()
 
     def _redraw_entry(self) -> None:
         view = self.playing
@@ -719,7 +776,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             checks.show(shown)
         if bool(self.typed) != self._typed_shown:  # esc clear: in the footer or not
             self._typed_shown = bool(self.typed)
-            self.refresh_bindings()
+            self._follow_bindings()
 
     def _menu_text(self, view: KiitosView) -> Text:
         """The rule cards to flip, or the players to choose from, numbered for the keys."""

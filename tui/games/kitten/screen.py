@@ -58,6 +58,7 @@ from tui.coach import Coach
 from tui.screens.table import TableScreen
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
+from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import capital, who
 
@@ -506,19 +507,19 @@ class KittenTable(TableScreen[KittenView]):
     def compose_board(self) -> ComposeResult:
         with Horizontal(id="main"):
             with Vertical(id="board"):
-                yield Static("", id="title")
+                yield Panel(id="title")
                 with Horizontal(id="bid-row"):
                     yield Digits("-", id="bid-count")
-                    yield Static("", id="bid-words")
-                yield Static("", id="history")
-                yield Static("", id="last-call")
-                yield Static("", id="hand-label")
-                yield Static("", id="hand")
-                yield Static("", id="hand-note")
+                    yield Panel(id="bid-words")
+                yield Panel(id="history")
+                yield Panel(id="last-call")
+                yield Panel(id="hand-label")
+                yield Panel(id="hand")
+                yield Panel(id="hand-note")
             with Vertical(id="side"):
-                yield Static("", id="players")
+                yield Panel(id="players")
                 yield GameLog(id="log")
-        yield Static("", id="bar")
+        yield Panel(id="bar")
 
     def on_mount(self) -> None:
         self.query_one(Footer).compact = True
@@ -644,31 +645,59 @@ class KittenTable(TableScreen[KittenView]):
     # Drawing ---------------------------------------------------------------------------
 
     def show(self, view: KittenView) -> None:
-        look = self.look
+        """Draw each panel from its own part of the view (a panel whose part is as it was is
+        neither built again nor repainted): a bid changes the standing bid, the bids, whose
+        turn it is and the prompt; a call the hands, the players and the last call."""
         self._note_eliminations(view)
-        self.query_one("#title", Static).update(self._title(view))
+        seat = view["seat"]
+        players = view["players"]
+        self.query_one("#title", Panel).draw(
+            (view["round"], view["deck_set"], view["purrfect"], view["deck_count"], seat is None),
+            lambda: self._title(view),
+        )
         self._show_bid(view)
-        self.query_one("#history", Static).update(self._history(view))
-        last = view["last_reveal"]
-        call = Text()
-        if last is not None:
-            call.append("Last call: ", style="bold")
-            call.append(call_summary(view, last))
-            call.append("  v: reveal", style=look("key"))
-        else:
-            call.append("No call yet this game.", style=look("muted"))
-        self.query_one("#last-call", Static).update(call)
+        history = self.query_one("#history", Panel)
+        history.draw(
+            (view["bids"], view["played"], players, seat, history.content_region.width),
+            lambda: self._history(view),
+        )
+        self.query_one("#last-call", Panel).draw(
+            (view["last_reveal"], players, seat), lambda: self._last_call(view)
+        )
         self._show_hand(view)
-        self.query_one("#players", Static).update(self._players(view))
+        self.query_one("#players", Panel).draw(
+            (
+                players,
+                view["turn"],
+                seat,
+                view["out"],
+                view["hand_counts"],
+                view["deal_sizes"],
+                view["dealer"],
+                None if view["bid"] is None else view["bid"]["seat"],
+            ),
+            lambda: self._players(view),
+        )
         self.query_one(GameLog).show(view["log"])
         if self.mode and not self.legal("bid" if self.mode == "bid" else "play"):
             self.mode = ""
         self._clamp()
         self._show_bar()
         self.query_one(PromptLine).prompt(self.prompt_text(view))
-        self.refresh_bindings()
+        self._follow_bindings()  # the footer offers what is legal now
         self._maybe_reveal(view)
         self._first = False
+
+    def _last_call(self, view: KittenView) -> Text:
+        last = view["last_reveal"]
+        call = Text()
+        if last is not None:
+            call.append("Last call: ", style="bold")
+            call.append(call_summary(view, last))
+            call.append("  v: reveal", style=self.look("key"))
+        else:
+            call.append("No call yet this game.", style=self.look("muted"))
+        return call
 
     def _note_eliminations(self, view: KittenView) -> None:
         known = {seat for seat, _ in self.eliminated}
@@ -736,24 +765,40 @@ class KittenTable(TableScreen[KittenView]):
         return title
 
     def _show_bid(self, view: KittenView) -> None:
-        look = self.look
         bid = view["bid"]
         digits = self.query_one("#bid-count", Digits)
+        shown = "-" if view["phase"] == "over" or bid is None else str(bid["count"])
+        if digits.value != shown:
+            digits.update(shown)
+        self.query_one("#bid-words", Panel).draw(
+            (
+                view["phase"],
+                view["winner"],
+                bid,
+                view["dealer"],
+                view["seat"],
+                view["players"],
+                sum(view["hand_counts"]),
+                view["max_bid"],
+            ),
+            lambda: self._bid_words(view),
+        )
+
+    def _bid_words(self, view: KittenView) -> Text:
+        look = self.look
+        bid = view["bid"]
         words = Text()
         if view["phase"] == "over":
-            digits.update("-")
             winner = view["winner"]
             words.append("Game over\n", style="bold")
             words.append(f"{capital(name_of(view, winner))} won" if winner is not None else "")
         elif bid is None:
-            digits.update("-")
             words.append("No bid yet\n", style="bold")
             dealer = capital(name_of(view, view["dealer"]))
             you = view["dealer"] == view["seat"]
             words.append(f"{dealer} deal{'' if you else 's'} and open{'' if you else 's'}\n")
             words.append("any count of 1 or more", style=look("muted"))
         else:
-            digits.update(str(bid["count"]))
             singular, plural = THING_WORDS[bid["thing"]]
             words.append((singular if bid["count"] == 1 else plural).upper(), style=look("bid"))
             bidder = name_of(view, bid["seat"])
@@ -766,11 +811,11 @@ class KittenTable(TableScreen[KittenView]):
                 words.append(f"raise: {bid['count'] + 1} or more of anything", style=look("muted"))
             else:
                 words.append("the highest bid allowed", style=look("muted"))
-        self.query_one("#bid-words", Static).update(words)
+        return words
 
     def _history(self, view: KittenView) -> Text:
         look = self.look
-        width = self.query_one("#history").content_region.width or 46
+        width = self.query_one("#history", Panel).content_region.width or 46
         out = Text("Bids: ", style="bold")
         if not view["bids"]:
             out.append("none yet this round", style=look("muted"))
@@ -799,9 +844,9 @@ class KittenTable(TableScreen[KittenView]):
     def _show_hand(self, view: KittenView) -> None:
         look = self.look
         seat = view["seat"]
-        label = self.query_one("#hand-label", Static)
-        hand_widget = self.query_one("#hand", Static)
-        note = self.query_one("#hand-note", Static)
+        label = self.query_one("#hand-label", Panel)
+        hand_widget = self.query_one("#hand", Panel)
+        note = self.query_one("#hand-note", Panel)
         hand = view["hand"] or []
         # Out on the game's last call, a player still holds that round's cards (no deal
         # follows): they are out all the same.
@@ -810,25 +855,35 @@ class KittenTable(TableScreen[KittenView]):
                 words = "Watching: each hand is secret until a call"
             else:
                 words = "You are out: your cards are gone" if seat in view["out"] else "No cards"
-            label.update(Text(words, style=look("muted")))
+            label.draw(words, lambda: Text(words, style=look("muted")))
             hand_widget.display = False
             note.display = False
             return
         hand_widget.display = True
         note.display = True
+        deal = view["deal_sizes"][seat] if seat < len(view["deal_sizes"]) else 0
+        my_turn = view["turn"] == seat and view["phase"] != "over"
+        label.draw((len(hand), deal, my_turn), lambda: self._hand_label(view, hand, deal))
+        width = hand_widget.content_region.width or 46
+        keys = {card: key for card, key in SPECIAL_KEYS.items() if self.legal("play", card)}
+        hand_widget.draw((hand, width, keys), lambda: hand_text(hand, width, look, keys))
+        note.draw(hand, lambda: self._hand_note(hand))
+
+    def _hand_label(self, view: KittenView, hand: Sequence[str], deal: int) -> Text:
+        look = self.look
+        seat = view["seat"]
         text = Text("Your hand", style="bold")
         text.append(f" · {len(hand)} card{'s' * (len(hand) != 1)}")
-        deal = view["deal_sizes"][seat] if seat < len(view["deal_sizes"]) else 0
         if seat in view["out"]:
             text.append(" · you are out", style=look("out"))
         else:
             text.append(f" · dealt {deal}", style=look("muted"))
         if view["turn"] == seat and view["phase"] != "over":
             text.append("  ▶ your turn", style=look("turn"))
-        label.update(text)
-        width = hand_widget.content_region.width or 46
-        keys = {card: key for card, key in SPECIAL_KEYS.items() if self.legal("play", card)}
-        hand_widget.update(hand_text(hand, width, look, keys))
+        return text
+
+    def _hand_note(self, hand: Sequence[str]) -> Text:
+        look = self.look
         counts = own_counts(hand)
         line = Text("You add: ", style="bold")
         if CANT_SEE_ME in hand:
@@ -841,7 +896,7 @@ class KittenTable(TableScreen[KittenView]):
                     line.append(" · " if position == 3 else " ")
                 style = Style(bold=True) if counts[thing] else look("muted")
                 line.append(f"{THING_SHORT[thing]} {counts[thing]}", style=style)
-        note.update(line)
+        return line
 
     def _players(self, view: KittenView) -> Text:
         look = self.look
@@ -879,11 +934,18 @@ class KittenTable(TableScreen[KittenView]):
             self.target = targets[0]
 
     def _show_bar(self) -> None:
-        bar = self.query_one("#bar", Static)
+        bar = self.query_one("#bar", Panel)
         view = self.view
         if not self.mode or view is None:
             bar.display = False
             return
+        bar.draw(
+            (self.mode, self.thing, self.count, self.target, view["hand"], view["players"]),
+            lambda: self._bar_text(view),
+        )
+        bar.display = True
+
+    def _bar_text(self, view: KittenView) -> Text:
         look = self.look
         counts = own_counts(view["hand"] or [])
         if self.mode == "bid":
@@ -905,8 +967,7 @@ class KittenTable(TableScreen[KittenView]):
             if self.mode == "bid":
                 words += f" ({counts[thing]})"
             things.append(words, style=look("chosen") if thing == self.thing else Style())
-        bar.update(head + Text("\n") + things)
-        bar.display = True
+        return head + Text("\n") + things
 
     def open_bid(self) -> None:
         view = self.view
@@ -923,7 +984,7 @@ class KittenTable(TableScreen[KittenView]):
         self._show_bar()
         if self.view is not None:
             self.query_one(PromptLine).prompt(self.prompt_text(self.view))
-        self.refresh_bindings()
+        self._follow_bindings()
 
     def prompt_text(self, view: KittenView) -> str:
         """What the player may do now, in words."""

@@ -1,0 +1,103 @@
+"""A view that changes one part of the table repaints that part's widgets and nothing else.
+
+For every game, a mid-game view of a seeded random game (seat 0) is drawn, then the same
+view with one field changed that only one panel shows (the deck or letters left in the
+title, Catchy!'s scores on the scoreboard). Every ``refresh`` made while the screen takes
+that view is counted per widget: only the expected widget repaints, and nothing asks for
+a new layout of the screen. The same view again repaints nothing at all.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from textual.widget import Widget
+
+from engine import registry
+from tests.tui.harness import TableHarness
+from tests.tui.test_random_views import SIZE, presence_of, show, watches
+from tui.games import screen_class
+
+CHANGES: dict[str, tuple[str, str]] = {
+    "catchy": ("scores", "scores"),
+    "blackcat": ("deck_left", "title"),
+    "kitten": ("deck_count", "title"),
+    "kiitos": ("deck_count", "title"),
+    "katootsie": ("letters_left", "title"),
+}
+"""Per game: the view's field changed, and the id of the one widget that shows it."""
+
+
+def changed(view: dict[str, Any], field: str) -> dict[str, Any]:
+    """``view`` with ``field`` changed (a number one less, or every score one more)."""
+    new = copy.deepcopy(view)
+    value = new[field]
+    new[field] = [score + 1 for score in value] if isinstance(value, list) else value - 1
+    return new
+
+
+def mid_game(name: str) -> dict[str, Any]:
+    """A view of seat 0 from the middle of a random game (not over, not the deal)."""
+    watch = next(watch for watch in watches(name) if watch.seat == 0)
+    playing = [view for _, view in watch.views if view["outcome"] is None]
+    return playing[len(playing) // 2]
+
+
+class Refreshes:
+    """Counts ``Widget.refresh`` calls (by widget id or class) while :attr:`on` is set."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.repaints: Counter[str] = Counter()
+        self.layouts: Counter[str] = Counter()
+
+    def counted(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        original = Widget.refresh
+        counts = self
+
+        def refresh(widget: Widget, *args: Any, **kwargs: Any) -> Any:
+            if counts.on and widget.is_mounted:
+                name = widget.id or type(widget).__name__
+                counts.repaints[name] += 1
+                if kwargs.get("layout"):
+                    counts.layouts[name] += 1
+            return original(widget, *args, **kwargs)
+
+        monkeypatch.setattr(Widget, "refresh", refresh)
+
+    def during(self) -> Iterator[None]:
+        self.repaints.clear()
+        self.layouts.clear()
+        self.on = True
+        yield
+        self.on = False
+
+
+@pytest.mark.parametrize("name", registry.names())
+async def test_a_view_changing_one_part_repaints_only_that_part(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    field, widget_id = CHANGES[name]
+    view = mid_game(name)
+    app = TableHarness(view, presence=presence_of(view["players"]), screen=screen_class(name))
+    refreshes = Refreshes()
+    refreshes.counted(monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        show(app, view)  # settle anything the first view left to do
+        await pilot.pause()
+        for _ in refreshes.during():
+            show(app, copy.deepcopy(view))
+        assert not refreshes.repaints, f"{name}: the same view repainted {refreshes.repaints}"
+        for _ in refreshes.during():
+            show(app, changed(view, field))
+        assert set(refreshes.repaints) == {widget_id}, (
+            f"{name}: {field} changed, repainted {dict(refreshes.repaints)}"
+        )
+        assert not refreshes.layouts, f"{name}: laid out again for {dict(refreshes.layouts)}"
+        await pilot.pause()
+        assert app.table.query_one(f"#{widget_id}").display

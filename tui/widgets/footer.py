@@ -1,0 +1,173 @@
+"""The tables' footer: the keys offered now, drawn as one line that changes in place.
+
+Textual's ``Footer`` makes all its keys again whenever the screen's bindings
+change: it removes every key widget, mounts new ones (each styled from the
+stylesheet again) and lays the whole screen out, a frame after the change.
+A table whose footer follows the legal moves (Kitten Me! offers ``c`` only
+when a challenge is legal) changes it at most turns, and that was the largest
+part of drawing such a view.
+
+:class:`TableFooter` keeps ``Footer``'s key widgets, hidden, for their looks
+only (each key's text comes from its own ``render``, with its styles, dimmed
+when disabled, and its compact margin), and draws them itself, side by side
+on its one line: a change of keys repaints that line, in the frame of the
+view that changed them, with no new layout. A key widget is mounted only when
+more keys are offered than it ever showed. A click on a key presses it, as
+on ``Footer``'s own keys; what it does not do is light a key under the mouse.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from rich.segment import Segment
+from rich.text import Text
+from textual import events
+from textual.strip import Strip
+from textual.style import Style
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from tui.widgets.lines import TextLines, line_strip
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
+KeySpec = tuple[str, str, str, str, bool, str]
+"""One key as the footer shows it: key, its display, description, action, dimmed, tooltip."""
+
+
+class TableFooter(Footer, TextLines):
+    """A ``Footer`` whose keys follow the bindings without being made again.
+
+    (``Footer`` first: Textual takes a widget's stylesheet and type names from its first
+    base only.)"""
+
+    DEFAULT_CSS = """
+    TableFooter FooterKey { display: none; }
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._shown: list[KeySpec] | None = None
+        """The keys on the line now (``None``: none drawn yet)."""
+        self._spans: list[tuple[int, int, FooterKey]] = []
+        """Where each key is on the line: (first cell, cell after its last, its widget)."""
+
+    def compose(self) -> Any:
+        """No keys at first: :meth:`bindings_changed` mounts them (hidden) as needed."""
+        yield from ()
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if not (self.is_attached and screen is self.screen):
+            return
+        wanted = self._wanted()
+        if wanted != self._shown:
+            self._follow(wanted)
+
+    def _wanted(self) -> list[KeySpec]:
+        """The keys ``Footer.compose`` would show now, in its order (one per action)."""
+        by_action: defaultdict[str, list[KeySpec]] = defaultdict(list)
+        for _, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if binding.show:
+                by_action[binding.action].append(
+                    (
+                        binding.key,
+                        self.app.get_key_display(binding),
+                        binding.description,
+                        binding.action,
+                        not enabled,
+                        tooltip,
+                    )
+                )
+        return [specs[0] for specs in by_action.values()]
+
+    def _follow(self, wanted: list[KeySpec]) -> None:
+        self._shown = wanted
+        keys = self._keys()
+        for key, spec in zip(keys, wanted, strict=False):
+            _respec(key, spec)
+        extra = [
+            FooterKey(*spec[:4], disabled=spec[4], tooltip=spec[5]).data_bind(
+                compact=Footer.compact
+            )
+            for spec in wanted[len(keys) :]
+        ]
+        if extra:
+            self.mount_all(extra)  # drawn once mounted (styled)
+        self.refresh()
+
+    def _keys(self) -> list[FooterKey]:
+        return [child for child in self.children if isinstance(child, FooterKey)]
+
+    def render(self) -> Text:
+        """The keys offered, each as its widget draws itself, and its margin after it."""
+        line = Text(no_wrap=True, overflow="crop")
+        spans: list[tuple[int, int, FooterKey]] = []
+        count = len(self._shown or [])
+        for key in self._keys()[:count]:
+            if not key.is_mounted:
+                continue
+            start = line.cell_len
+            line.append_text(key.render())
+            spans.append((start, line.cell_len, key))
+            line.append(" " * key.styles.margin.right)
+        self._spans = spans
+        width = self.size.width
+        if line.cell_len > width:
+            line.truncate(width)  # Footer scrolls, without a bar: the rest is out of sight
+        return line
+
+    def _make_lines(self, base: Style) -> list[Strip] | None:
+        """The line as ``Footer`` draws it: each key as its widget draws itself, then its
+        margin in the footer's background alone (no colour of its own), as Textual fills a
+        margin."""
+        count = len(self._shown or [])
+        margin = base.background_style.rich_style
+        console = self.app.console
+        segments: list[Segment] = []
+        spans: list[tuple[int, int, FooterKey]] = []
+        x = 0
+        for key in self._keys()[:count]:
+            if not key.is_mounted:
+                continue
+            drawn = line_strip(key.render(), base, 0, console)
+            segments.extend(drawn)
+            spans.append((x, x + drawn.cell_length, key))
+            x += drawn.cell_length
+            if key.styles.margin.right:
+                segments.append(Segment(" " * key.styles.margin.right, margin))
+                x += key.styles.margin.right
+        self._spans = spans
+        return [Strip(segments).crop(0, self.size.width)]
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        for start, end, key in self._spans:
+            if start <= event.x < end:
+                event.stop()
+                key.on_mouse_down()  # presses it (a bell if it is dimmed)
+                return
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.call_after_refresh(self.refresh)  # keys mounted before the first frame
+
+
+def _spec(key: FooterKey) -> KeySpec:
+    tooltip = key.tooltip if isinstance(key.tooltip, str) else ""
+    return (key.key, key.key_display, key.description, key.action, key._disabled, tooltip)
+
+
+def _respec(key: FooterKey, spec: KeySpec) -> None:
+    """Make the (hidden) key widget ``key`` show ``spec``."""
+    if _spec(key) == spec:
+        return
+    name, display, description, action, disabled, tooltip = spec
+    key.key, key.key_display, key.description, key.action = name, display, description, action
+    key._disabled = disabled
+    key.set_class(disabled, "-disabled")
+    key.tooltip = tooltip or None
