@@ -104,12 +104,12 @@ class TextLines(Widget):
             key: LineKey = (y, line.plain, tuple(line.spans), line.style)
             strip = self._kept.get(key)
             if strip is None:
-                strip = self._kept[key] = _strip(line, base, y, console)
+                strip = self._kept[key] = line_strip(line, base, y, console)
             lines.append(strip)
         return lines
 
 
-def _strip(line: Text, base: Style, y: int, console: Any) -> Strip:
+def line_strip(line: Text, base: Style, y: int, console: Any) -> Strip:
     """One line as Textual's text path draws it (``_FormattedLine.to_strip``, left aligned):
     each piece's style over the widget's, with its offset for text selection."""
     content = Content.from_rich_text(line, console=console)
