@@ -711,6 +711,9 @@ class HostCore:
                 journal.close()
                 if self.store is not None:
                     self.store.discard(table_id)
+            if isinstance(error, TableError) and error.code == "host_storage":
+                said = str(error).replace("save this table", "save a new table")
+                raise TableError("host_storage", said) from None
             if isinstance(error, OSError) and error.errno in FULL_ERRNOS:
                 raise TableError(
                     "host_storage", "The host cannot save a new table: its disk is full"

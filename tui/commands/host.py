@@ -414,7 +414,8 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
     host.doors = Doors(
         ssh=None if gateway is None else gateway.port, web=None if web is None else web.port
     )
-    keep_open(host, specs)
+    failed: dict[str, tuple[float, int]] = {}
+    keep_open(host, specs, failed)
     advertiser = None
     if not args.no_discovery:
         advertiser = await start_advertiser(host, host.doors.ssh, host.doors.web)
@@ -425,7 +426,7 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(KEEP_OPEN_CHECK_S):
                     await stop.wait()
-            keep_open(host, specs)
+            keep_open(host, specs, failed)
     finally:
         log("shutting down")
         if advertiser is not None:
@@ -455,12 +456,22 @@ def say_doors(where: str, port: int, doors: Doors) -> None:
             print(f"    {line}", flush=True)
 
 
-def keep_open(host: Host, specs: list[TableSpec]) -> None:
+KEEP_OPEN_LOG_QUIET_S = 60.0
+"""A ``--table`` that cannot be opened (a full disk) is logged at most once this often."""
+
+
+def keep_open(
+    host: Host, specs: list[TableSpec], failed: dict[str, tuple[float, int]] | None = None
+) -> None:
     """Open a table for every ``--table`` spec that has no unfinished table of its game.
 
     A resumed table counts, so restarting the host does not add tables; a
     finished one does not, so a host on a spare box always has a game to join.
+    A spec that cannot be opened now (the disk is full) is tried again every check,
+    and logged once a minute: ``failed`` keeps, per game, when its refusal was last
+    logged and how many came since (the caller's, kept between checks).
     """
+    failed = {} if failed is None else failed
     from net.core.tables import TableError
 
     open_games = Counter(
@@ -480,7 +491,14 @@ def keep_open(host: Host, specs: list[TableSpec]) -> None:
                 created_by="host",
             )
         except TableError as error:
-            log(f"cannot open table {spec.game}: {error}")
+            now = time.monotonic()
+            logged_at, since = failed.get(spec.game, (-KEEP_OPEN_LOG_QUIET_S, 0))
+            if now - logged_at < KEEP_OPEN_LOG_QUIET_S:
+                failed[spec.game] = (logged_at, since + 1)
+                continue
+            more = f" (and {since} more times)" if since else ""
+            log(f"cannot open table {spec.game}: {error}{more}")
+            failed[spec.game] = (now, 0)
 
 
 async def start_advertiser(

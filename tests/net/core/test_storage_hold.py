@@ -107,7 +107,7 @@ def test_a_table_that_cannot_be_created_is_refused_with_the_reason() -> None:
     driver.send(ann, CreateTable(game="catchy", ref=3))
     error = ann.last("error")
     assert error["code"] == "host_storage" and error["ref"] == 3
-    assert "its disk is full" in error["message"]
+    assert error["message"] == "The host cannot save a new table: its disk is full"
     assert not driver.core.tables and not store.journals
 
 
