@@ -111,6 +111,10 @@ TRY_WAIT_MAX_S: Final = 20.0
 not checked: the connection is closed, saying when to come back, instead of being held
 open (it would run out of login time first)."""
 
+ACCEPT_BACKLOG: Final = 16
+"""Connections waiting to be accepted, and accepted in one turn of the event loop: a flood
+is taken a few at a time, between the game port's messages (as the web door's)."""
+
 EXPLAINING_MAX: Final = 4
 """Refused connections being told why at once (each costs a key exchange). Beyond this,
 and beyond one per address, a refused connection is cut before the key exchange."""
@@ -353,6 +357,7 @@ class SshGateway:
                 keepalive_interval=KEEPALIVE_INTERVAL_S,
                 keepalive_count_max=KEEPALIVE_COUNT_MAX,
                 reuse_address=True,
+                backlog=ACCEPT_BACKLOG,
             )
         except OSError as error:
             raise GatewayError(

@@ -101,6 +101,10 @@ files over a few connections at once, then keeps one websocket."""
 SESSION_DESCRIPTORS: Final = 3
 """Descriptors a browser's client process holds in the host (its stdin, stdout, stderr
 pipes), taken from the host's connection budget with the websocket's own."""
+ACCEPT_BACKLOG: Final = 16
+"""Connections waiting to be accepted, and accepted in one turn of the event loop: a flood
+of newcomers is taken (and refused) a few at a time, between the game port's messages,
+not a hundred at once ahead of them; beyond this the system makes newcomers wait."""
 HEADER_TIMEOUT_S: Final = 10.0
 """Seconds a connection has to send a request's headers (from connecting, or from the last
 answer on it): a half-open connection is closed, and its place freed."""
@@ -407,7 +411,11 @@ class WebGateway:
         assert handlers is not None
         try:
             self._server = await asyncio.get_running_loop().create_server(
-                lambda: _Door(self, handlers), self.bind, self.port, reuse_address=True
+                lambda: _Door(self, handlers),
+                self.bind,
+                self.port,
+                reuse_address=True,
+                backlog=ACCEPT_BACKLOG,
             )
         except OSError as error:
             await runner.cleanup()
