@@ -1,11 +1,21 @@
 """Issue 30's attacks on a host's doors, by hand, on a simulated LAN (not part of the suite).
 
 Run inside ``../shared/tools/lan-sim 3`` (machine 1 the host, 2 the attacker, 3 a
-player; see ``run_all`` below for the whole sequence), each scenario on its own
-machine with ``ip netns exec hK``::
+player), each scenario on its own machine with ``ip netns exec hK``; for example,
+from the checkout, in a script given to ``lan-sim 3 --``::
 
-    .venv/bin/python -m tests.net.doors.attacks ssh-hold --host 198.18.0.1 --seconds 40
-    .venv/bin/python -m tests.net.doors.attacks ssh-player --host 198.18.0.1
+    ip netns exec h1 sh -c 'ulimit -n 1024; exec .venv/bin/python -m tui host \
+        --no-discovery --ssh --web --state-dir /tmp/s --table catchy:seats=2,bots=1' &
+    sleep 3
+    ip netns exec h2 .venv/bin/python -m tests.net.doors.attacks ssh-hold \
+        --host 198.18.0.1 --seconds 60 &
+    sleep 12
+    ip netns exec h3 .venv/bin/python -m tests.net.doors.attacks ssh-player --host 198.18.0.1
+
+(``web-halfopen --count 1100`` on h2 with ``game-player`` on h3 for the web door;
+``--ssh-password``/``--web-password`` on the host and ``ssh-guess``/``web-guess`` on h2
+for passwords; ``web-sockets --count 10`` on h2, counting the host's ``tui join``
+children meanwhile.)
 
 Every scenario prints one JSON object and stops by itself. Scenarios:
 
