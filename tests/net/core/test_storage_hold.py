@@ -42,7 +42,7 @@ def my_turn(driver: CoreDriver, ann: CoreClient) -> dict[str, Any]:
 
 
 def test_a_move_that_cannot_be_saved_is_refused_shown_to_nobody_and_the_table_holds() -> None:
-    store, lines = MemoryStore(), []
+    store, lines = MemoryStore(), list[str]()
     driver, ann, table = table_with_ann(store, lines)
     view = my_turn(driver, ann)
     version, saved = view["version"], bytes(store.journals[table])
@@ -60,7 +60,7 @@ def test_a_move_that_cannot_be_saved_is_refused_shown_to_nobody_and_the_table_ho
 
 
 def test_while_held_nothing_moves_and_every_try_is_refused_then_it_goes_on_by_itself() -> None:
-    store, lines = MemoryStore(), []
+    store, lines = MemoryStore(), list[str]()
     driver, ann, table = table_with_ann(store, lines)
     view = my_turn(driver, ann)
     store.room = full
@@ -84,7 +84,7 @@ def test_while_held_nothing_moves_and_every_try_is_refused_then_it_goes_on_by_it
 
 
 def test_a_restart_while_held_resumes_the_version_everyone_saw() -> None:
-    store, lines = MemoryStore(), []
+    store, lines = MemoryStore(), list[str]()
     driver, ann, table = table_with_ann(store, lines)
     view = my_turn(driver, ann)
     store.room = full
@@ -98,7 +98,7 @@ def test_a_restart_while_held_resumes_the_version_everyone_saw() -> None:
 
 
 def test_a_table_that_cannot_be_created_is_refused_with_the_reason() -> None:
-    store, lines = MemoryStore(), []
+    store, lines = MemoryStore(), list[str]()
     driver = CoreDriver(store=store, log=lines.append)
     store.room = full
     ann = driver.connect("Ann")
@@ -114,7 +114,7 @@ def test_a_table_that_cannot_be_created_is_refused_with_the_reason() -> None:
 def test_a_table_that_holds_and_goes_on_again_and_again_is_one_log_line_a_minute() -> None:
     """A nearly full disk lets a small write through now and then: the table holds and goes
     on every few seconds; the log gets one pair of lines a minute, with the count between."""
-    store, lines = MemoryStore(), []
+    store, lines = MemoryStore(), list[str]()
     driver, ann, table = table_with_ann(store, lines)
     view = my_turn(driver, ann)
     store.room = lambda table_id, data: 16  # the resume note fits, a move does not
