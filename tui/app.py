@@ -453,6 +453,8 @@ class ClowderApp(App[int]):
                 )
         except ClientError as error:
             seat.screen.refused(clean_text(error.message))
+        else:
+            seat.screen.sent_off(message.action)  # on its way: drawn as sent, if it can be
 
     async def on_realtime_table_typing(self, message: RealtimeTable.Typing) -> None:
         """A typing run started on a real-time table's answer line (Katootsie!'s): send the

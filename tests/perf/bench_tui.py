@@ -24,6 +24,10 @@ baseline taken in the same run on the same machine:
 - ``key_play``: during a real game against a bot (embedded host on
   127.0.0.1, client, bot delay 0): pressing enter on a playable card until
   the host's new view is drawn. This is what a player feels.
+- ``key_play_frame``: the same key, timed as ``key_cursor_frame`` (from the
+  key to the end of a frame), until the first frame that shows the card gone
+  from the hand (played: sent, or in the host's new view). Baseline: the empty
+  app's redrawing key, as for ``key_cursor_frame``.
 - ``blackcat_grab``: at a real Black Cat table against an in-host bot, the
   player waits a human moment after each card, then presses 1: the time
   until the host's ruling (the card in the player's pile) is drawn. It
@@ -238,13 +242,36 @@ async def table_on_screen(pilot: Any, screen_type: type[T]) -> T:
     raise RuntimeError(f"no {screen_type.__name__} with a view appeared")
 
 
-async def key_play(count: int, config_dir: Path) -> list[float]:
-    """Play cards by key in real games (new game when one ends) and time each play."""
+def hand_frames(app: Any, playing: list[str], shown: list[float]) -> None:
+    """Note in ``shown`` the end of each frame ``app`` composes that shows a Catchy! hand
+    without the card in ``playing`` (while it holds one)."""
+    from tui.games.catchy.screen import CatchyTable
+    from tui.widgets.hand import Hand
+
+    display = app._display
+
+    def watched(screen: Any, update: Any) -> None:
+        display(screen, update)
+        if (
+            update is not None
+            and playing
+            and isinstance(screen, CatchyTable)
+            and playing[0] not in screen.query_one(Hand).cards
+        ):
+            shown.append(time.perf_counter())
+
+    app._display = watched
+
+
+async def key_play(count: int, config_dir: Path) -> tuple[list[float], list[float]]:
+    """Play cards by key in real games (new game when one ends) and time each play: until
+    the host's new view is drawn, and (frames) until a frame shows the card left the hand."""
     from engine.games.catchy.rules import STARTING
     from tui.app import ClowderApp, PlayRequest
     from tui.games.catchy.screen import CatchyTable
 
     samples: list[float] = []
+    to_frame: list[float] = []
     while len(samples) < count:
         app = ClowderApp(
             name="Bench",
@@ -254,6 +281,9 @@ async def key_play(count: int, config_dir: Path) -> list[float]:
             advertise=False,
             bot_delay_s=0.0,
         )
+        playing: list[str] = []
+        shown: list[float] = []
+        hand_frames(app, playing, shown)
         async with app.run_test(size=(80, 24)) as pilot:
             table = await table_on_screen(pilot, CatchyTable)
             for _ in range(2000):
@@ -276,13 +306,18 @@ async def key_play(count: int, config_dir: Path) -> list[float]:
                 card = next(c for c in hand if c not in view["unplayable"] and c != STARTING)
                 await pilot.press(str(hand.index(card) + 1))
                 await pilot.pause()
+                shown.clear()
+                playing[:] = [card]
                 started = time.perf_counter()
                 await pilot.press("enter")
                 while table.view is view:
                     await pilot.pause(0.0005)
                 await pilot.pause()
                 samples.append((time.perf_counter() - started) * 1000)
-    return samples
+                playing.clear()
+                if shown:
+                    to_frame.append((shown[0] - started) * 1000)
+    return samples, to_frame
 
 
 async def blackcat_grabs(count: int, config_dir: Path) -> tuple[list[float], list[float]]:
@@ -707,7 +742,7 @@ def measure(quick: bool, profile: str | None = None, top: int = 25) -> Report:
         baseline = asyncio.run(key_baseline(sizes["keys"]))
         cursor, cursor_frame = asyncio.run(key_cursor(sizes["keys"]))
         redraw, redraw_frame = asyncio.run(key_redraw(sizes["keys"]))
-        play = asyncio.run(key_play(sizes["plays"], Path(folder)))
+        play, play_frame = asyncio.run(key_play(sizes["plays"], Path(folder)))
         grab, stamp = asyncio.run(blackcat_grabs(sizes["grabs"], Path(folder)))
         refresh = asyncio.run(refresh_baseline(sizes["keys"]))
         views = view_cpu_rows(VIEWS["quick" if quick else "full"])
@@ -728,6 +763,7 @@ def measure(quick: bool, profile: str | None = None, top: int = 25) -> Report:
             timing_row("key_cursor_frame", cursor_frame, redraw_frame),
             timing_row("key_redraw", redraw, baseline),
             timing_row("key_play", play, baseline),
+            timing_row("key_play_frame", play_frame, redraw_frame),
             timing_row("blackcat_grab", grab, baseline),
             timing_row("blackcat_drawn_stamp", stamp, refresh),
             *views,
@@ -738,6 +774,8 @@ def measure(quick: bool, profile: str | None = None, top: int = 25) -> Report:
             "keys: press -> screen refreshed as Pilot waits, in 20 ms steps (baseline: an unbound "
             "key on an empty app); key_play: enter on a card -> the host's new view drawn "
             "(embedded host, loopback)",
+            "key_play_frame: enter on a card -> end of the first frame without it in the hand "
+            "(sent, or the host's view; baseline: as key_cursor_frame's)",
             "key_cursor_frame: key event -> end of the first frame composed after it (baseline: "
             "an empty app's bound key redrawing one line, timed alike); key_redraw: that key "
             "timed as key_cursor, the least a redrawing key measures there",

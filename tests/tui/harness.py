@@ -107,6 +107,7 @@ class TableHarness(App[None]):
     def on_table_screen_act(self, message: TableScreen.Act) -> None:
         self.actions.append(message.action)
         self.stamps.append(message.stamps)
+        self.table.sent_off(message.action)  # as the app does once the client has sent it
 
     def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
         self.left = True

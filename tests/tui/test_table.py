@@ -37,6 +37,9 @@ async def test_keys_pick_and_play_a_card() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("right", "right", "enter")
         assert app.actions == [{"type": "play", "card": view["hand"][2]}]
+        await pilot.press("1", "space")  # one card at a time: the first is on its way
+        assert len(app.actions) == 1
+        app.table.refused("Not now")  # the host refuses it: back in the hand
         await pilot.press("1", "space")
         assert app.actions[-1] == {"type": "play", "card": view["hand"][0]}
 

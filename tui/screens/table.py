@@ -234,6 +234,9 @@ class TableScreen(Screen[None], Generic[V]):
         self.starts_in: float | None = None
         """While :attr:`starting`: the countdown's seconds left when the view came (``None``:
         the host still waits for every player's screen)."""
+        self.sent: dict[str, Any] | None = None
+        """The player's move sent to the host and drawn as sent (:meth:`shows_sent`) until
+        the host's view has it or the host refuses it."""
         self.paused: str | None = None
         """Why the host holds the table (it cannot save it: its disk is full), as the host
         said it; ``None``: not held. Nobody may act meanwhile."""
@@ -401,6 +404,8 @@ class TableScreen(Screen[None], Generic[V]):
             self.notify("The host can save again: the game goes on.", timeout=5)
         if view is not None and (self.starting or self.paused):
             view = cast(V, {**view, "legal": [], "reveal": None})
+        if self.sent is not None and (view is None or not self.still_sending(view, self.sent)):
+            self.sent = None  # the host's view has it (or has moved on): it says what happened
         self.view = view
 
     def watch_view(self, view: V | None) -> None:
@@ -616,7 +621,12 @@ class TableScreen(Screen[None], Generic[V]):
             self.query_one(ConnectionLine).set_link(connected, detail)
 
     def refused(self, reason: str) -> None:
-        """The host (or the screen itself) refused what the player tried."""
+        """The host (or the screen itself) refused what the player tried: a move shown as
+        sent goes back where it was (the view is drawn again without it), with the reason."""
+        if self.sent is not None:
+            self.sent = None
+            if self._ready and self.view is not None:
+                self.show(self.view)
         if self._ready:
             self.query_one(PromptLine).refuse(reason)
             self.app.bell()
@@ -666,7 +676,36 @@ class TableScreen(Screen[None], Generic[V]):
         self.post_message(self.SetChatRule(message.rule))
 
     def act(self, action: dict[str, Any], stamps: ClaimStamps | None = None) -> None:
+        """Ask the app to send ``action`` to the host. A move this game can show before the
+        host answers (:meth:`shows_sent`) is drawn as sent at once, for the frame after the
+        key; a real-time claim (``stamps``) only once the app has sent it (:meth:`sent_off`),
+        so it leaves exactly as it did (its stamps were taken at the key)."""
         self.post_message(self.Act(action, stamps))
+        if stamps is None:
+            self._draw_sent(action)
+
+    def sent_off(self, action: Mapping[str, Any]) -> None:
+        """The app has sent ``action`` (a refusal, if any, comes to :meth:`refused`)."""
+        if self.sent != action:
+            self._draw_sent(action)
+
+    def _draw_sent(self, action: Mapping[str, Any]) -> None:
+        if self.shows_sent(action) and self.view is not None:
+            self.sent = dict(action)
+            self.show(self.view)
+
+    # A move shown as sent ------------------------------------------------------------
+
+    def shows_sent(self, action: Mapping[str, Any]) -> bool:
+        """Whether this game draws ``action`` as sent until the host's view has it (a card
+        played leaves the hand at once). Default: no move is drawn before the host's view."""
+        return False
+
+    def still_sending(self, view: V, sent: Mapping[str, Any]) -> bool:
+        """Whether the host's ``view`` does not have the move ``sent`` yet (it is drawn as sent
+        a while longer); once it does, or the game moved on without it, the view alone is
+        drawn. A refusal (:meth:`refused`) ends it too."""
+        return False
 
     def action_leave(self) -> None:
         self.post_message(self.Leave())

@@ -104,12 +104,24 @@ def fitting(count: int, width: int) -> int:
     return count if count <= room else max(1, room - 1)
 
 
+SENT_MARK = "…"
+"""Under a card you grabbed that the host has not ruled on yet (it may still go to another)."""
+
+
 def pile_rows(
-    pile: PileView, width: int, *, marks: bool = True, look: Look = PLAIN
+    pile: PileView,
+    width: int,
+    *,
+    marks: bool = True,
+    look: Look = PLAIN,
+    sent: str | None = None,
 ) -> tuple[Text, Text]:
-    """A pile's newest cards that fit ``width`` (older ones counted as ``+n``), and their marks."""
-    cards = pile["cards"]
-    letters = card_marks(pile)
+    """A pile's newest cards that fit ``width`` (older ones counted as ``+n``), and their marks.
+
+    ``sent``: a card grabbed for this pile, on its way to the host: drawn last, muted, marked
+    :data:`SENT_MARK` until the host rules."""
+    cards = [*pile["cards"], *([sent] if sent else [])]
+    letters = [*card_marks(pile), *([SENT_MARK] if sent else [])]
     shown = fitting(len(cards), width)
     hidden = len(cards) - shown
     top, bottom = Text(), Text()
@@ -122,7 +134,9 @@ def pile_rows(
         label = card_label(cards[position])
         red = not is_black(cards[position])
         style = Style(color=look("red-card").color if red else None, bold=True)
-        if letters[position]:
+        if sent and position == len(cards) - 1:
+            style = look("muted")
+        elif letters[position]:
             style += Style(underline=True)
         top.append(label, style=style)
         top.append(" " * (CELL - len(label)))
@@ -266,10 +280,12 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
             lambda: self._top_info(view),
         )
         if seat is not None:
+            grab = self.sent if self.sent and self.sent.get("reveal") == view["reveal"] else None
             for pile in range(PILES):
+                sent = view["top"] if grab is not None and grab.get("pile") == pile else None
                 self.query_one(f"#pile-{pile}", Panel).draw(
-                    (view["piles"][seat][pile], view["phase"] == "play", width),
-                    lambda pile=pile: self._own_pile(view, pile, width),  # type: ignore[misc]
+                    (view["piles"][seat][pile], view["phase"] == "play", width, sent),
+                    lambda pile=pile, sent=sent: self._own_pile(view, pile, width, sent),  # type: ignore[misc]
                 )
         for mine in self.query(".mine"):
             if mine.display != (seat is not None):
@@ -381,7 +397,9 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
             out.append(f"\n{caller} called: “Black cat, black cat…”", style=look("call"))
         return out
 
-    def _own_pile(self, view: BlackCatView, index: int, width: int) -> Text:
+    def _own_pile(
+        self, view: BlackCatView, index: int, width: int, sent: str | None = None
+    ) -> Text:
         look = self.look
         seat = view["seat"]
         assert seat is not None
@@ -392,10 +410,12 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         out.append(f" {points:>3} {'pt ' if points == 1 else 'pts'} ", style="bold")
         out.append(cat_summary(pile), style=look("muted"))
         change = pile["if_taken"]
-        if change is not None and view["phase"] == "play":
+        if sent:
+            out.append("  grabbing...", style=look("muted"))
+        elif change is not None and view["phase"] == "play":
             out.append(f"  +{change}" if change >= 0 else f"  {change}", style=look("gain"))
             out.append(" if taken", style=look("gain") + Style(bold=False))
-        cards, marks = pile_rows(pile, width - 2, look=look)
+        cards, marks = pile_rows(pile, width - 2, look=look, sent=sent)
         out.append("\n  ")
         out.append_text(cards)
         out.append("\n  ")
@@ -427,6 +447,17 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
                 heading = Text("The piles (newest cards right)\n", style="bold")
             return heading + out
         return out
+
+    # Your grab on its way ----------------------------------------------------------------
+
+    def shows_sent(self, action: Mapping[str, Any]) -> bool:
+        """A grab shows the card in the pile at once, marked as sent (its stamps are taken
+        before: what the host is told of your reaction does not change)."""
+        return action.get("type") == "take"
+
+    def still_sending(self, view: BlackCatView, sent: Mapping[str, Any]) -> bool:
+        """The same card still on top: the host has not ruled on it yet."""
+        return view["reveal"] is not None and view["reveal"] == sent.get("reveal")
 
     def prompt_text(self, view: BlackCatView) -> str:
         """What the player may do now, in words."""

@@ -7,6 +7,7 @@ Your end of the course is always on the left (spectators see seat 0 there).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -154,9 +155,11 @@ class TrickArea(CardArea, TextLines):
 
     view: reactive[CatchyView | None] = reactive(None, always_update=True)
 
-    def follow(self, view: CatchyView) -> None:
-        """Draw ``view``'s trick, repainting only if it changed."""
+    def follow(self, view: CatchyView, sent: str | None = None) -> None:
+        """Draw ``view``'s trick, and the card ``sent`` (played, not yet in the host's view)
+        on it; repaint only if they changed."""
         part = (
+            sent,
             view["trick"],
             view["tricks"][-1:],
             len(view["tricks"]),
@@ -167,9 +170,12 @@ class TrickArea(CardArea, TextLines):
         )
         if part != self._part:
             self._part = part
+            self.sent = sent
             self.view = view
 
     _part: object = None
+    sent: str | None = None
+    """The player's card on its way to the host: drawn on the trick, its edge bright."""
 
     def render(self) -> Text:
         view = self.view
@@ -180,7 +186,18 @@ class TrickArea(CardArea, TextLines):
         tricks = view["tricks"]
         done = len(tricks)
         total = view["tricks_per_round"]
-        if trick or not tricks:
+        sent = self.sent
+        if sent is not None:
+            title = Text(f"Trick {min(done + 1, total)} of {total}", style="bold")
+            led = bool(trick)
+            if led:
+                title.append(f" · {who(view, view['leader'])} led")
+            title.append(f" · your {card_name(sent)}: sent", style=look("muted"))
+            cards = [card_lines(face(card), look=look) for card in trick]
+            cards.append(card_lines(face(sent), look=look, selected=True))
+            cards += [blank_lines(look) for _ in range(2 - len(cards))]
+            notes = ""
+        elif trick or not tricks:
             leader = view["leader"]
             title = Text(f"Trick {min(done + 1, total)} of {total}", style="bold")
             if trick:
@@ -299,8 +316,9 @@ class CatchyTable(TableScreen[CatchyView]):
             (players, opponent, counts, turn), lambda: self._opponent(view, hand)
         )
         self.query_one(CourseTrack).follow(view, self.swapping)
-        self.query_one(TrickArea).follow(view)
-        own = view["hand"] or []
+        sent = self._sent_card()
+        self.query_one(TrickArea).follow(view, sent)
+        own = [card for card in view["hand"] or [] if card != sent]
         my_turn = seat is not None and turn == seat
         self.query_one("#hand-label", Panel).draw(
             (seat, players, counts, turn, my_turn and phase == "play"),
@@ -328,7 +346,28 @@ class CatchyTable(TableScreen[CatchyView]):
         )
         self._show_last_round(view)
         self.query_one(GameLog).show(view["log"])
-        self.query_one(PromptLine).prompt(self.prompt_text(view))
+        if sent is not None:
+            self.query_one(PromptLine).prompt(f"Playing {card_name(sent)}... (sent to the host)")
+        else:
+            self.query_one(PromptLine).prompt(self.prompt_text(view))
+
+    # Your card on its way --------------------------------------------------------------
+
+    def shows_sent(self, action: Mapping[str, Any]) -> bool:
+        """A card played leaves the hand for the trick at once (marked as sent)."""
+        return action.get("type") == "play"
+
+    def still_sending(self, view: CatchyView, sent: Mapping[str, Any]) -> bool:
+        """Still your turn with the card in your hand: the host has not played it yet."""
+        return (
+            sent.get("card") in (view["hand"] or [])
+            and view["turn"] == view["seat"]
+            and view["phase"] == "play"
+        )
+
+    def _sent_card(self) -> str | None:
+        sent = self.sent
+        return None if sent is None else str(sent.get("card"))
 
     def _title(self, view: CatchyView) -> Text:
         title = Text(f"{self.game_title} · Round {view['round']}", style="bold")
@@ -500,7 +539,10 @@ class CatchyTable(TableScreen[CatchyView]):
         view = self.view
         assert view is not None
         phase = view["phase"]
-        if phase == "over":
+        if self.sent is not None:  # one card at a time: the first is on its way
+            sent = self._sent_card() or "card"
+            self.query_one(PromptLine).refuse(f"Your {card_name(sent)} is on its way to the host")
+        elif phase == "over":
             self.refused("The game is over")
         elif phase == "swap" and self._my_turn("swap"):
             self.refused("Swap the Starting card first: press 1, 2 or 3 for a course card")
