@@ -29,7 +29,9 @@ before each table size: what one round trip between two processes costs on
 this machine right now, with no Python protocol stack on top.
 
 ``python -m tests.perf.bench_latency --profile [--clients N]`` runs one size
-with the host's process under cProfile and prints where the host's time goes.
+with the host's process under cProfile and prints where the host's time goes;
+``--profile-client`` profiles one spectator's client process instead (its part
+of each view: wake, read, decode, parse, check, hand over), per view.
 """
 
 from __future__ import annotations
@@ -177,6 +179,8 @@ class ClientSpec:
     table: str
     actions: int
     seed: int
+    profile_to: str = ""
+    """A file to write this client's cProfile statistics to (empty: not profiled)."""
 
     @property
     def seat(self) -> int | None:
@@ -195,7 +199,12 @@ class Shared:
 def _client_process(spec: ClientSpec, shared: Shared) -> None:
     """Entry point of a client process: play or watch, then send the stamps back."""
     try:
-        result = asyncio.run(_client_main(spec, shared))
+        if spec.profile_to:
+            profile = cProfile.Profile(time.process_time)
+            result = asyncio.run(_client_main(spec, shared, profile))
+            profile.dump_stats(spec.profile_to)
+        else:
+            result = asyncio.run(_client_main(spec, shared))
     except BaseException as error:  # reported to the parent, which raises it there
         shared.barrier.abort()
         result = {"index": spec.index, "error": f"{type(error).__name__}: {error}"}
@@ -233,6 +242,10 @@ class Follower:
         self._acted = -1
         self._latest: View | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.views = 0
+        """Views received while measured (between :meth:`arm` and the table's end)."""
+        self.thinking_s = 0.0
+        """Processor time the bot spent choosing (a player's, not the client's, work)."""
 
     def sit(self, table: str) -> None:
         """Follow ``table`` from now on (actions wait for :meth:`arm`)."""
@@ -248,6 +261,8 @@ class Follower:
 
     def on_message(self, message: Message | ConnectionState) -> None:
         if isinstance(message, View):
+            if self._armed and not self.finished.is_set():
+                self.views += 1
             self.received.setdefault((message.table, message.version), time.monotonic_ns())
             if message.table == self.table:
                 self._follow(message)
@@ -280,7 +295,9 @@ class Follower:
             return
         if view.view is None or view.starting:
             return  # nobody may act before the game begins
+        started = time.process_time()
         action = self.brain.choose(view.view)
+        self.thinking_s += time.process_time() - started
         if action is not None:
             self._acted = view.version
             task = asyncio.get_running_loop().create_task(self._act(view.version, action))
@@ -296,7 +313,9 @@ class Follower:
             self._fail(error.message)
 
 
-async def _client_main(spec: ClientSpec, shared: Shared) -> dict[str, Any]:
+async def _client_main(
+    spec: ClientSpec, shared: Shared, profile: cProfile.Profile | None = None
+) -> dict[str, Any]:
     async def meet() -> None:
         await asyncio.to_thread(shared.barrier.wait, WAIT_S)
 
@@ -312,8 +331,12 @@ async def _client_main(spec: ClientSpec, shared: Shared) -> dict[str, Any]:
             await client.join(table, "player" if spec.seat is not None else "spectator", spec.seat)
             await meet()  # everyone is at the table before the first action
             started = time.process_time()
+            if profile is not None:
+                profile.enable()  # only the measured part: the game, not the setting up
             follower.arm()
             await asyncio.wait_for(follower.finished.wait(), WAIT_S * 4)
+            if profile is not None:
+                profile.disable()
             cpu_s += time.process_time() - started
             if follower.failure is not None:
                 raise BenchmarkError(follower.failure)
@@ -330,6 +353,8 @@ async def _client_main(spec: ClientSpec, shared: Shared) -> dict[str, Any]:
         "sent": follower.sent,
         "received": follower.received,
         "cpu_s": cpu_s,
+        "views": follower.views,
+        "thinking_s": follower.thinking_s,
     }
 
 
@@ -344,10 +369,18 @@ class Run:
     host_cpu_ms: float
     """The host process's processor time per action (the benchmark's own share is tiny)."""
     client_cpu_ms: float
+    view_cpu_ms: float
+    """A client process's processor time per view it received, less its bot's choosing
+    (what the client itself does with a view: wake, read, decode, check, hand over)."""
     """One client process's processor time per action, averaged over the clients."""
 
 
-async def run_table(clients: int, actions: int, profile: cProfile.Profile | None = None) -> Run:
+async def run_table(
+    clients: int,
+    actions: int,
+    profile: cProfile.Profile | None = None,
+    profile_client_to: str = "",
+) -> Run:
     """Host one table for ``clients`` client processes until ``actions`` are measured."""
     if clients < PLAYERS:
         raise ValueError(f"A {GAME} table needs at least {PLAYERS} clients")
@@ -363,7 +396,14 @@ async def run_table(clients: int, actions: int, profile: cProfile.Profile | None
         try:
             runner = host.create_table(GAME)
             for index in range(clients):
-                spec = ClientSpec(index, host.port, runner.table.id, actions, seed=index + 1)
+                spec = ClientSpec(
+                    index,
+                    host.port,
+                    runner.table.id,
+                    actions,
+                    seed=index + 1,
+                    profile_to=profile_client_to if index == clients - 1 else "",
+                )
                 process = CONTEXT.Process(target=_client_process, args=(spec, shared), daemon=True)
                 process.start()
                 processes.append(process)
@@ -387,7 +427,11 @@ async def run_table(clients: int, actions: int, profile: cProfile.Profile | None
     samples = fan_out(sent, [result["received"] for result in results])
     measured = max(len(sent), 1)
     client_cpu_s = statistics.fmean(result["cpu_s"] for result in results)
-    return Run(samples, host_cpu_s * 1e3 / measured, client_cpu_s * 1e3 / measured)
+    view_cpu_ms = statistics.fmean(
+        (result["cpu_s"] - result["thinking_s"]) * 1e3 / max(1, result["views"])
+        for result in results
+    )
+    return Run(samples, host_cpu_s * 1e3 / measured, client_cpu_s * 1e3 / measured, view_cpu_ms)
 
 
 async def _everyone_at(runner: TableRunner, clients: int, processes: list[Any]) -> None:
@@ -437,6 +481,7 @@ def measure_size(clients: int, actions: int, echo_port: int, pings: int) -> dict
         "loopback_rtt_p50_ms": rtt_ms,
         "host_cpu_ms": run.host_cpu_ms,
         "client_cpu_ms": run.client_cpu_ms,
+        "client_view_cpu_ms": run.view_cpu_ms,
         "overlapped": run.samples.overlapped,
         "incomplete": run.samples.incomplete,
     }
@@ -470,6 +515,7 @@ def measure(quick: bool) -> Report:
             "loopback_rtt_p50_ms",
             "host_cpu_ms",
             "client_cpu_ms",
+            "client_view_cpu_ms",
         ],
         rows=rows,
         notes=[
@@ -480,6 +526,8 @@ def measure(quick: bool) -> Report:
             f"players pause {GAP_S * 1000:g} ms before acting; samples whose fan-out overlapped "
             f"the next action: {overlapped}; actions some client never saw: {incomplete}",
             "loopback_rtt: plain TCP echo of a 32-byte frame between two processes, same run",
+            "client_view_cpu_ms: a client process's processor time per view it received, less "
+            "its bot's choosing (the client's own work per view), averaged over the clients",
             f"host_cpu_ms / client_cpu_ms: processor time per action of the host process / "
             f"of each client process; all share this machine's {os.cpu_count()} CPUs",
         ],
@@ -506,22 +554,50 @@ def profile_host(clients: int, actions: int, top: int) -> str:
     return out.getvalue()
 
 
+def profile_client(clients: int, actions: int, top: int) -> str:
+    """Run one size with its last client (a spectator, with 3 or more clients) under
+    cProfile; its top functions, per view it received."""
+    with tempfile.TemporaryDirectory(prefix="clowder-bench-") as folder:
+        path = str(Path(folder) / "client.prof")
+        run = asyncio.run(run_table(clients, actions, profile_client_to=path))
+        out = io.StringIO()
+        stats = pstats.Stats(path, stream=out)
+    views = max(1, len(run.samples.latencies_ns))
+    total_s = sum(timing[2] for timing in stats.stats.values())  # type: ignore[attr-defined]
+    head = (
+        f"client {clients - 1} of {clients} (a spectator when there are 3 or more) under "
+        f"cProfile, {views} views: {total_s * 1000 / views:.3f} ms of profiled CPU a view; "
+        f"unprofiled, each client's CPU per action: {run.client_cpu_ms:.3f} ms\n"
+    )
+    stats.sort_stats("tottime").print_stats(top)
+    stats.sort_stats("cumulative").print_stats(top)
+    return head + out.getvalue()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tests.perf.bench_latency",
         description="Profile the host during the latency benchmark "
         "(for the figures, run: python -m tests.perf latency).",
     )
-    parser.add_argument("--profile", action="store_true", help="run under cProfile (required)")
+    parser.add_argument("--profile", action="store_true", help="run under cProfile")
+    parser.add_argument(
+        "--profile-client",
+        action="store_true",
+        help="profile the last client's process (a spectator) instead of the host",
+    )
     parser.add_argument("--clients", type=int, default=SIZES[-1], help="clients at the table")
     parser.add_argument("--actions", type=int, default=FULL["samples"], help="actions to time")
     parser.add_argument("--top", type=int, default=30, help="functions to list")
     args = parser.parse_args(argv)
-    if not args.profile:
-        parser.error("nothing to do without --profile")
+    if not (args.profile or args.profile_client):
+        parser.error("nothing to do without --profile or --profile-client")
     if args.clients < PLAYERS or args.actions < 1:
         parser.error(f"--clients must be at least {PLAYERS} and --actions at least 1")
-    print(profile_host(args.clients, args.actions, args.top))
+    if args.profile_client:
+        print(profile_client(args.clients, args.actions, args.top))
+    else:
+        print(profile_host(args.clients, args.actions, args.top))
     return 0
 
 
