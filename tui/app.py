@@ -158,6 +158,9 @@ class ClowderApp(App[int]):
         self.listers: dict[str, Client] = {}
         self._source: HostSource | None = None
         self._shut_down = False
+        self._wins_for: dict[str, list[dict[str, Any]]] = {}
+        """Each host's tables when its wins were last asked for: the lobby lists tables every
+        1.5 s, and asking for wins too cost every idle lobby (and its host) the same again."""
 
     @property
     def player(self) -> str:
@@ -605,9 +608,11 @@ class ClowderApp(App[int]):
             return
         tables = self._mark_mine(host, tables)
         lobby.set_tables(host.key, tables)
-        wins = await fetch_wins(client)
-        if wins is not None:
-            lobby.set_wins(host.key, wins)
+        if self._wins_for.get(host.key) != tables:  # wins change only as tables do
+            self._wins_for[host.key] = tables
+            wins = await fetch_wins(client)
+            if wins is not None:
+                lobby.set_wins(host.key, wins)
         if self._return_pending and host.origin == "address":
             self._return_pending = False
             mine = [t for t in tables if t.get("yours") and t.get("status") != "over"]

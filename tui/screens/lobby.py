@@ -211,6 +211,11 @@ class LobbyScreen(Screen[None]):
         """Each host's scoreboard lines (``net.store.scoreboard.wins_line``), under its tables."""
         """Why a host's tables could not be listed (it is tried again every few seconds)."""
         self._shown_rows: list[tuple[str, str, str, str]] | None = None
+        self._shown_head: tuple[str, str] | None = None
+        """The tables' title and join line as shown: the lobby lists the highlighted host's
+        tables every 1.5 s, and drawing the same lines again sent them to every player's
+        terminal each time (an idle lobby's cost, times each SSH or browser player)."""
+        self._shown_status = ""
         self._columns = COLUMNS
         self._ready = False
 
@@ -330,15 +335,18 @@ class LobbyScreen(Screen[None]):
         title = self.query_one("#tables-title", Static)
         widget = self.query_one("#tables", DataTable)
         ways = host.without_install if host is not None else ""
-        ssh_line = self.query_one("#tables-ssh", Static)
-        ssh_line.display = bool(ways)
-        ssh_line.update(Content.styled(ways, MUTED))
+        shown = ""
+        if host is not None:
+            shown = clean_text(f"Tables on {host.name} ({host.public_endpoint})")
+        if (shown, ways) != self._shown_head:
+            self._shown_head = (shown, ways)
+            ssh_line = self.query_one("#tables-ssh", Static)
+            ssh_line.display = bool(ways)
+            ssh_line.update(Content.styled(ways, MUTED))
+            title.update(Text(shown, style="bold") if shown else "Tables")
         if host is None:
-            title.update("Tables")
             rows: list[tuple[str, str, str, str]] = []
         else:
-            shown = clean_text(f"Tables on {host.name} ({host.public_endpoint})")
-            title.update(Text(shown, style="bold"))
             width = NARROW_PLAYERS_WIDTH if self._columns is NARROW_COLUMNS else PLAYERS_WIDTH
             rows = [table_row(table, width) for table in self.tables.get(host.key, [])]
         if problem:
@@ -354,8 +362,10 @@ class LobbyScreen(Screen[None]):
             widget.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
 
     def status(self, text: str) -> None:
-        if self._ready:
-            self.query_one("#lobby-status", Static).update(clean_text(text))
+        text = clean_text(text)
+        if self._ready and text != self._shown_status:
+            self._shown_status = text
+            self.query_one("#lobby-status", Static).update(text)
 
     # Intents up ---------------------------------------------------------------
 

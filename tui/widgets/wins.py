@@ -17,8 +17,14 @@ class HostWins(Static):
     HostWins { height: auto; max-height: 6; padding: 0 1; color: $text-muted; display: none; }
     """
 
+    _shown: list[str] | None = None
+
     def show(self, lines: Sequence[str]) -> None:
+        """Show ``lines`` (nothing is drawn again when they are the ones shown)."""
         cleaned = [clean_text(line) for line in lines]
+        if cleaned == self._shown:
+            return
+        self._shown = cleaned
         self.update("\n".join(["Wins here:", *cleaned]) if cleaned else "")
         self.display = bool(cleaned)
 
