@@ -375,7 +375,8 @@ class ClowderApp(App[int]):
     async def _pump(self, client: Client) -> None:
         """Hand every message for our table to its screen, in order."""
         from net.client.client import ConnectionState
-        from net.wire.messages import Chat, ChatRule, Error, Presence, View
+        from net.wire.messages import Chat, ChatRule, Error, Joined, Presence, View
+        from tui.screens.results import ResultsScreen
 
         while True:
             message = await client.incoming.get()
@@ -389,6 +390,7 @@ class ClowderApp(App[int]):
                     self.seats.drop(seat.host, seat.table)  # over: nothing to come back to
                 if message.ratings is not None:
                     seat.screen.rated(clean_data(message.ratings))
+                seat.screen.evening(clean_data(message.again), clean_data(message.tonight))
                 seat.screen.happened(clean_data(message.events))
                 seat.screen.received(
                     clean_data(message.view),
@@ -405,16 +407,87 @@ class ClowderApp(App[int]):
                 seat.screen.chat_rule(setter, message.spectator_chat)
             elif isinstance(message, Presence) and message.table == seat.table:
                 seat.screen.presence(clean_data(message.seats))
+            elif isinstance(message, Joined) and message.moved_from == seat.table:
+                await self._moved(seat, message)
             elif isinstance(message, Error) and message.code == "table_closed":
                 if seat.host:
                     self.seats.drop(seat.host, seat.table)
                 self.notify(clean_text(message.message), timeout=8)
             elif isinstance(message, Error) and message.ref is None:
                 seat.screen.refused(clean_text(message.message))
+                if isinstance(self.screen, ResultsScreen):  # the prompt is under the results
+                    self.notify(clean_text(message.message), severity="warning", timeout=5)
             elif isinstance(message, ConnectionState):
                 seat.screen.link(message.connected, message.detail)
                 if not message.connected:
                     self.notify(message.detail, severity="warning", timeout=3)
+
+    async def _moved(self, seat: AtTable, joined: Joined) -> None:
+        """The host moved us from the finished table to the one its people play again at (or
+        we took a seat there): that table's screen replaces the old one and its results,
+        and the seat token (the same one) is kept for the new table."""
+        from tui.games import NoScreen, coach_class, screen_class
+
+        old = seat.screen
+        game = str((old.again or {}).get("game") or "")
+        if not game:
+            tables = await seat.client.list_tables()
+            game = next((str(t["game"]) for t in tables if t["id"] == joined.table), "")
+        try:
+            screen_type = screen_class(game)
+        except NoScreen as error:
+            self._say(str(error))
+            return
+        if seat.host:
+            self.seats.drop(seat.host, seat.table)
+            if joined.token is not None:
+                self.seats.keep(HeldSeat(seat.host, joined.table, joined.token, game, self.player))
+        coached = coach_class(game)() if old.coach is not None else None
+        screen = screen_type(table_id=joined.table, place=old.place, coach=coached)
+        screen.doors = old.doors
+        screen.tonight = old.tonight
+        self.at_table = AtTable(seat.client, joined.table, screen, seat.host)
+        while self.screen is not old and len(self.screen_stack) > 1:
+            self.pop_screen()  # the results (and a dialog over them)
+        await self.switch_screen(screen)
+
+    async def on_results_screen_play_again(self, message: Any) -> None:
+        await self._from_table(lambda seat: seat.client.again(seat.table))
+
+    async def on_results_screen_answer(self, message: Any) -> None:
+        accept = bool(message.accept)
+        await self._from_table(lambda seat: seat.client.again_answer(seat.table, accept))
+
+    async def on_results_screen_take_seat(self, message: Any) -> None:
+        from net.client.client import ClientError
+
+        seat = self.at_table
+        if seat is None:
+            return
+        try:
+            joined = await seat.client.join(str(message.table), "player")
+        except ClientError as error:
+            self.notify(clean_text(error.message), severity="warning", timeout=5)
+            return
+        await self._moved(seat, joined)
+
+    def on_results_screen_next_game(self, message: Any) -> None:
+        from tui.screens.next_game import NextGame, NextGameDialog
+
+        seat = self.at_table
+        if seat is None or seat.screen.view is None:
+            return
+        players = len(seat.screen.view["players"])
+
+        def chosen(choice: NextGame | None) -> None:
+            if choice is not None:
+                game, bots = choice.game, choice.bots or None
+                self.run_worker(
+                    self._from_table(lambda at: at.client.again(at.table, game, bots=bots)),
+                    group="next-game",
+                )
+
+        self.push_screen(NextGameDialog(players, seat.screen.game), chosen)
 
     async def _from_table(self, send: Callable[[AtTable], Awaitable[None]]) -> None:
         """Send something for the table we are at; the host's refusal goes to its prompt."""

@@ -49,6 +49,7 @@ from engine import registry
 from engine.bots import bot_levels, check_level
 from engine.core import IllegalAction
 from net.core import chat
+from net.core.again import AGAIN_FOR_S, Evening
 from net.core.limits import MESSAGES_PER_TURN, HostLimits
 from net.core.realtime import STAMPS_NEEDED
 from net.core.session import Session, SessionState
@@ -66,12 +67,15 @@ from net.core.tables import (
 from net.core.timers import Timer, Timers
 from net.store import replays
 from net.store.journal import FULL_ERRNOS, JournalWriteError
+from net.store.night import Night
 from net.store.scoreboard import Scoreboard, player_id
 from net.wire.framing import HOST_LIMITS, with_field
 from net.wire.messages import (
     ERRORS,
     PROTOCOL_VERSION,
     Act,
+    Again,
+    AgainAnswer,
     Chat,
     ChatRule,
     Created,
@@ -175,6 +179,10 @@ class HostCore:
         abandon_after_s: float = ABANDON_AFTER_S,
         run_unattended: bool = False,
         start_countdown_s: float = START_COUNTDOWN_S,
+        again_for_s: float = AGAIN_FOR_S,
+        again_bots: bool = False,
+        night: Night | None = None,
+        wall_s: float = 0.0,
         now_ns: int = 0,
     ) -> None:
         self.name = name
@@ -207,6 +215,11 @@ class HostCore:
         """The level of a table's bots when its creator names none (``clowder host
         --bot-level``; ``None``: each game's default, ``normal``)."""
         self.log = log
+        self.night = night
+        """Tonight's standings (net.store.night; ``None``: not kept)."""
+        self._wall_anchor = (wall_s, now_ns)
+        """The wall clock's seconds at host time ``now_ns`` (given): the night's times are
+        worked out from the host time, never read from a clock."""
         self.timers = Timers(now_ns)
         """Every pending timer of the host and its tables (:meth:`next_deadline_ns`)."""
         self.timers.on_earlier = self._wake
@@ -235,6 +248,10 @@ class HostCore:
         self._quieted = 0
         self._tables_frame: bytes | None = None
         """The ``tables`` frame without a ``ref`` (``None``: to build, a table changed)."""
+        self.evening = Evening(self, again_for_s, again_bots)
+        """Proposals to play again (net.core.again)."""
+        self._tonight: dict[str, Any] | None = None
+        """Tonight's standings as sent (``None``: to work out, a game was counted)."""
 
     # Driving ---------------------------------------------------------------------
 
@@ -465,6 +482,8 @@ class HostCore:
     def _closing_reason(self, runner: TableRunner, now: float) -> str | None:
         """Why ``runner``'s table should close at host time ``now`` (``None``: it stays)."""
         table = runner.table
+        if table.id in self.evening.proposals:
+            return None  # its people are deciding whether to play again
         if runner.ended_at is not None:
             if self.results_for_s > 0 and now - runner.ended_at >= self.results_for_s:
                 return f"the game ended {self.results_for_s:g} s ago"
@@ -496,9 +515,10 @@ class HostCore:
             return
         # Ids of damaged journals count too: an id is never handed out twice.
         self._next_table = self.store.highest_number() + 1
+        kept: dict[str, list[dict[str, Any]]] = {}
         for table_id in self.store.table_ids():
             try:
-                records = self.store.read(table_id)
+                records = kept[table_id] = self.store.read(table_id)
                 named = records[0].get("id") if records else None
                 if records and named != table_id:
                     raise CorruptJournal(f"its table record names table {named!r}")
@@ -517,6 +537,7 @@ class HostCore:
             self._journals[table_id] = journal
             self.tables[table_id] = runner
             self._count(runner)  # a game that ended just before the host stopped
+        self.evening.resume(lambda table_id: kept.get(table_id, []))
         self._arm_housekeeping()
 
     def _set_aside(self, table_id: str, error: Exception) -> None:
@@ -539,7 +560,7 @@ class HostCore:
             table.make_token = lambda: f"{rng.getrandbits(128):032x}"
 
     def _runner(self, table: Any, clock_start: float = 0.0) -> TableRunner:
-        return TableRunner(
+        runner = TableRunner(
             table,
             self.timers,
             clock_start=clock_start,
@@ -551,6 +572,22 @@ class HostCore:
             run_unattended=self.run_unattended,
             start_countdown_s=self.start_countdown_s,
         )
+        if self.night is not None:
+            runner.tonight = self.tonight
+        return runner
+
+    def wall_now(self) -> float:
+        """The wall clock now, worked out from the host time (see ``wall_s``)."""
+        wall_s, at_ns = self._wall_anchor
+        return wall_s + (self.now_ns - at_ns) / 1e9
+
+    def tonight(self) -> dict[str, Any] | None:
+        """Tonight's standings as views and ``scores`` carry them (``None``: not kept)."""
+        if self.night is None:
+            return None
+        if self._tonight is None:
+            self._tonight = self.night.to_data()
+        return self._tonight
 
     def _changed(self, runner: TableRunner) -> None:
         """A table changed: a finished game is counted on the scoreboard (once)."""
@@ -562,16 +599,29 @@ class HostCore:
         changes to send with its views. Called as the end is seen, before the views that
         show it are built (``on_over``), and after any change (a restored table's end)."""
         scores = self.scores
-        if scores is None or runner.table.outcome is None:
+        if runner.table.outcome is None:
             return
-        try:
-            scores.record(runner.table, runner.covered_shares())
-        except OSError as error:
-            self._log_limited(f"Scores not saved ({error.strerror or error})")
-        if runner.ratings is None:
-            runner.ratings = scores.table_ratings(runner.table.id)
-        for line in scores.take_notices():
+        if scores is not None:
+            try:
+                scores.record(runner.table, runner.covered_shares())
+            except OSError as error:
+                self._log_limited(f"Scores not saved ({error.strerror or error})")
+            if runner.ratings is None:
+                runner.ratings = scores.table_ratings(runner.table.id)
+            for line in scores.take_notices():
+                self.log(line)
+        self._count_tonight(runner)
+
+    def _count_tonight(self, runner: TableRunner) -> None:
+        """Count a finished table in tonight's standings (once)."""
+        night = self.night
+        if night is None or runner.table.outcome is None:
+            return
+        if night.record(runner.table, runner.covered_shares(), runner.ratings, self.wall_now()):
+            self._tonight = None
+        for line in night.notices:
             self.log(line)
+        night.notices.clear()
 
     def _tables_changed(self) -> None:
         self._tables_frame = None
@@ -580,6 +630,7 @@ class HostCore:
 
     def close_table(self, table_id: str, reason: str) -> None:
         """Close a table: tell whoever is there, stop it, archive its journal, forget it."""
+        self.evening.closing(table_id)
         runner = self.tables.pop(table_id, None)
         if runner is None:
             return
@@ -643,9 +694,11 @@ class HostCore:
         bots: int = 0,
         bot_level: str | None = None,
         created_by: str | None = None,
+        again_of: str | None = None,
         now_ns: int | None = None,
     ) -> TableRunner:
-        """Create a table (for clients' ``create_table`` and ``clowder host --table``).
+        """Create a table (for clients' ``create_table`` and ``clowder host --table``, and
+        for a finished table's people who play again: ``again_of``, net.core.again).
 
         ``bot_level``: the level of its ``bots`` (``easy``, ``normal``, ``hard``); ``None``:
         the host's :attr:`bot_level` where the game has that level, else the game's default.
@@ -689,6 +742,7 @@ class HostCore:
                 seats=seats,
                 takeover_s=takeover,
                 created_by=created_by,
+                again_of=again_of,
             )
             self._tokens_for(table)
             if bots < 0 or bots > len(table.seats):
@@ -816,9 +870,13 @@ class HostCore:
                 self._chat(session, message)
             elif isinstance(message, ChatRule):
                 self._chat_rule(session, message)
+            elif isinstance(message, Again):
+                self.evening.ask(session, self._runner_for(message.table), message)
+            elif isinstance(message, AgainAnswer):
+                self.evening.answer(session, self._runner_for(message.table), message.accept)
             elif isinstance(message, GetScores):
                 scores = self.scores.summary() if self.scores is not None else {}
-                session.send(Scores(scores=scores, ref=message.ref))
+                session.send(Scores(scores=scores, ref=message.ref, tonight=self.tonight()))
             elif isinstance(message, ListReplays | GetReplay):
                 self._replays(session, message)
         except TableError as error:
@@ -850,7 +908,9 @@ class HostCore:
         self._queue_ping(session, self.now_ns + int(FIRST_PING_S * 1e9))
         if message.token is None:
             return
-        for runner in self.tables.values():
+        # Newest table first: a person who plays again holds the same token at the new table
+        # and the finished one (net.core.again), and comes back to the new one.
+        for runner in reversed(list(self.tables.values())):
             seat = runner.table.seat_of(message.token)
             if seat is not None:
                 earlier = [
@@ -943,6 +1003,8 @@ class HostCore:
         runner.detach(session)
         session.runner = None
         table = runner.table
+        if table.outcome is not None:
+            self.evening.left(runner, seat)  # leaving a finished table: no to playing again
         if seat is not None and message.for_now and table.outcome is None:
             # The seat waits for its token; the others see the player stepped away.
             table.seats[seat].stepped_away = True

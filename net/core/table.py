@@ -147,6 +147,12 @@ class TableRunner:
         self._tick_handle: Timer | None = None
         self._takeover_handle: Timer | None = None
         self._storage_retry: Timer | None = None
+        self.on_start: Callable[[TableRunner], None] | None = None
+        """Called once the game is dealt (a table that plays again moves its people here)."""
+        self.again_status: Callable[[], dict[str, Any]] | None = None
+        """A finished table's open proposal to play again, as ``view.again`` shows it."""
+        self.tonight: Callable[[], dict[str, Any] | None] | None = None
+        """Tonight's standings on this host, sent with the views of a finished game."""
         self.storage_problem: str | None = None
         """Why the table is held (its journal could not be written: a full disk), as players
         read it; ``None``: not held. See :meth:`hold_for_storage`."""
@@ -333,6 +339,8 @@ class TableRunner:
                 self._awaiting_ready = True
                 self._maybe_count_down()
             self.broadcast([])
+            if self.on_start is not None:
+                self.on_start(self)
 
     def act(
         self, seat: int, action: Mapping[str, Any], explained_by: Iterable[Event] = ()
@@ -413,6 +421,12 @@ class TableRunner:
             starting=True if starting else None,
             starts_in=None if left is None else round(left, 2),
             ratings=self.ratings if self.table.outcome is not None else None,
+            again=self.again_status() if self.again_status is not None else None,
+            tonight=(
+                self.tonight()
+                if self.tonight is not None and self.table.outcome is not None
+                else None
+            ),
             paused=self.storage_problem,
         )
 

@@ -84,6 +84,9 @@ class SeatInfo:
     a bot covered for most of a game is not rated for it (:meth:`Table.covered_shares`)."""
     covered_from: float | None = None
     """Table time the current spell of a bot playing for this person began (``None``: none)."""
+    reserved: bool = False
+    """Held for :attr:`name`, who sat here at the game this table plays again and has not
+    answered yet (:mod:`net.core.again`): not free, and nobody else's."""
 
     @property
     def free(self) -> bool:
@@ -91,7 +94,7 @@ class SeatInfo:
 
     def public(self) -> dict[str, Any]:
         """What everyone may know about the seat (never the token)."""
-        return {
+        seat = {
             "name": self.name,
             "bot": self.bot is not None,
             "human": self.human,
@@ -99,6 +102,9 @@ class SeatInfo:
             "covered": self.human and self.bot is not None,
             "stepped_away": self.stepped_away and not self.connected,
         }
+        if self.reserved:
+            seat["reserved"] = True
+        return seat
 
 
 @dataclass
@@ -116,6 +122,8 @@ class Table:
     version: int = 0
     """Counts journaled changes only, so a restored table has the version it had."""
     created_by: str | None = None
+    again_of: str | None = None
+    """The finished table whose people this table plays again with (``None``: a new one)."""
     spectators: int = 0
     make_token: Callable[[], str] = new_token
     """Where seat tokens come from (a simulated host gives a seeded source)."""
@@ -187,13 +195,26 @@ class Table:
 
     # Seating -----------------------------------------------------------------
 
-    def sit(self, name: str, seat: int | None = None, player: str | None = None) -> tuple[int, str]:
+    def sit(
+        self,
+        name: str,
+        seat: int | None = None,
+        player: str | None = None,
+        token: str | None = None,
+    ) -> tuple[int, str]:
         """Seat a new human player; returns the seat and its secret token.
 
         ``player``: the hash of the player's key, when they sent one (kept for the scoreboard).
+        ``token``: the token the player already holds (their seat at the table this one plays
+        again, which moves here: :mod:`net.core.again`); ``None``: a new one. A seat reserved
+        for ``name`` is taken by them only.
         """
         if self.started:
             raise TableError("table_started", f"Table {self.id} has already started")
+        if seat is not None and 0 <= seat < len(self.seats) and self.seats[seat].reserved:
+            if self.seats[seat].name != name:
+                raise TableError("seat_taken", f"Seat {seat} at table {self.id} is held")
+            return self._sit_reserved(seat, player, token)
         if seat is None:
             seat = next((i for i, info in enumerate(self.seats) if info.free), None)
             if seat is None:
@@ -216,6 +237,39 @@ class Table:
         self.version += 1
         return seat, token
 
+    def _sit_reserved(self, seat: int, player: str | None, token: str | None) -> tuple[int, str]:
+        info = self.seats[seat]
+        assert info.name is not None
+        token = token or self.make_token()
+        record = {"r": "seat", "seat": seat, "name": info.name, "token": token}
+        self.journal(record if player is None else {**record, "player": player})
+        self.seats[seat] = SeatInfo(
+            name=info.name, token=token, human=True, connected=True, player=player
+        )
+        self.version += 1
+        return seat, token
+
+    def reserve(self, seat: int, name: str) -> None:
+        """Hold a free seat for ``name`` (who decides whether to play again)."""
+        if self.started or not self.seats[seat].free:
+            raise TableError("seat_taken", f"Seat {seat} at table {self.id} is not free")
+        self.journal({"r": "reserve", "seat": seat, "name": name})
+        self.seats[seat] = SeatInfo(name=name, reserved=True)
+        self.version += 1
+
+    def shrink(self, keep: list[int]) -> None:
+        """Keep only the seats ``keep`` (in that order): a table that plays again without
+        the seats nobody took (the game allows that many players)."""
+        if self.started:
+            raise TableError("table_started", f"Table {self.id} has already started")
+        if sorted(set(keep)) != sorted(keep) or any(not 0 <= i < len(self.seats) for i in keep):
+            raise TableError("no_such_seat", f"Table {self.id} cannot keep seats {keep}")
+        if not self.game.min_players <= len(keep) <= self.game.max_players:
+            raise TableError("bad_table", f"{self.game.title} is not for {len(keep)} players")
+        self.journal({"r": "shrink", "keep": list(keep)})
+        self.seats = [self.seats[i] for i in keep]
+        self.version += 1
+
     def unsit(self, seat: int) -> None:
         """Free a seat before the game starts (its player left the table)."""
         if self.started:
@@ -224,14 +278,24 @@ class Table:
         self.seats[seat] = SeatInfo()
         self.version += 1
 
-    def add_bot(self, bot: str | None = None, level: str | None = None) -> int:
-        """Put a bot in the first free seat: the bot ``bot``, or the game's bot of ``level``.
+    def add_bot(
+        self,
+        bot: str | None = None,
+        level: str | None = None,
+        seat: int | None = None,
+        name: str | None = None,
+    ) -> int:
+        """Put a bot in the first free seat (or ``seat``): the bot ``bot``, or the game's bot
+        of ``level``, named ``name`` (a bot that plays again keeps its name) or after a cat.
 
         The seat carries its level, so the ratings rate it as that level; a bot named by
         something else than a level (an alias, ``random``) counts as ``normal``. An
         unknown level is refused with the levels the game has.
         """
-        seat = next((i for i, info in enumerate(self.seats) if info.free), None)
+        if seat is None:
+            seat = next((i for i, info in enumerate(self.seats) if info.free), None)
+        elif not (0 <= seat < len(self.seats) and self.seats[seat].free):
+            seat = None
         if seat is None:
             raise TableError("table_full", f"Table {self.id} has no free seat")
         if level is not None:
@@ -242,17 +306,21 @@ class Table:
         bot = bot or level or default_bot(self.game.name)
         level = level or (bot if bot in LEVELS else DEFAULT_LEVEL)
         taken = {info.name for info in self.seats if info.name}
-        name = next(
-            f"Bot {cat}" for cat in (*BOT_NAMES, *map(str, range(99))) if f"Bot {cat}" not in taken
-        )
+        if name is None or name in taken:
+            name = next(
+                f"Bot {cat}"
+                for cat in (*BOT_NAMES, *map(str, range(99)))
+                if f"Bot {cat}" not in taken
+            )
         self.journal({"r": "bot", "seat": seat, "name": name, "bot": bot, "level": level})
         self.seats[seat] = SeatInfo(name=name, bot=bot, level=level)
         self.version += 1
         return seat
 
     def start_if_full(self) -> bool:
-        """Deal the game once every seat is taken. Returns whether it started now."""
-        if self.started or self.free_seats:
+        """Deal the game once every seat is taken (none free, none still held for someone
+        deciding whether to play again). Returns whether it started now."""
+        if self.started or self.free_seats or any(seat.reserved for seat in self.seats):
             return False
         players = [seat.name or "" for seat in self.seats]
         self.journal({"r": "start", "players": players})
@@ -379,8 +447,12 @@ def create(
     seats: int | None = None,
     takeover_s: float = DEFAULT_TAKEOVER_S,
     created_by: str | None = None,
+    again_of: str | None = None,
 ) -> Table:
-    """A new empty table. Options are checked now, so a bad one never creates a table."""
+    """A new empty table. Options are checked now, so a bad one never creates a table.
+
+    ``again_of``: the finished table whose people this one plays again with (kept in the
+    table record, so a restarted host links them again)."""
     try:
         game = registry.get(game_name)
     except registry.UnknownGame as error:
@@ -410,12 +482,15 @@ def create(
         "takeover_s": takeover_s,
         "created_by": created_by,
     }
+    if again_of is not None:
+        record["again_of"] = again_of
     journal(record)
     return Table(
         id=table_id,
         game=game,
         options=options,
         seed=seed,
+        again_of=again_of,
         seats=[SeatInfo() for _ in range(count)],
         takeover_s=takeover_s,
         journal=journal,
@@ -470,6 +545,7 @@ class Replayer:
                 seats=header["seats"],
                 takeover_s=header.get("takeover_s", DEFAULT_TAKEOVER_S),
                 created_by=header.get("created_by"),
+                again_of=header.get("again_of"),
             )
         except KeyError as error:
             raise CorruptJournal(f"The table record has no {error}") from None
@@ -505,6 +581,13 @@ class Replayer:
             elif kind == "unseat":
                 table.seats[record["seat"]] = SeatInfo()
                 table.version += 1
+            elif kind == "reserve":
+                table.seats[record["seat"]] = SeatInfo(name=record["name"], reserved=True)
+                table.version += 1
+            elif kind == "shrink":
+                keep = record["keep"]
+                table.seats = [table.seats[index] for index in keep]
+                table.version += 1
             elif kind == "give_up":
                 table.give_up(record["seat"], self.now)  # the spell counts from the last time
             elif kind == "start":
@@ -515,7 +598,7 @@ class Replayer:
             elif kind == "tick":
                 self.now = _later(record["now"], self.now)
                 table.tick(self.now)
-            elif kind in ("chat", "ruling", "chat_rule", "resume"):
+            elif kind in ("chat", "ruling", "chat_rule", "resume", "again"):
                 pass  # said around the game (net.store.replays.NOTE_KINDS), or the table going
                 # on after it could not be saved (net.core.table): not a change of it
             else:

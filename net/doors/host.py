@@ -25,6 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from net.core.again import AGAIN_FOR_S
 from net.core.host import (
     ABANDON_AFTER_S,
     PRESENCE_INTERVAL_S,
@@ -41,6 +42,7 @@ from net.core.table import BOT_DELAY_S, START_COUNTDOWN_S, TableRunner
 from net.doors import DEFAULT_PORT
 from net.doors.guard import SharedBudget
 from net.store.journal import StateDir
+from net.store.night import Night
 from net.store.scoreboard import Scoreboard
 
 __all__ = [
@@ -89,6 +91,9 @@ class Host:
         abandon_after_s: float = ABANDON_AFTER_S,
         run_unattended: bool = False,
         start_countdown_s: float = START_COUNTDOWN_S,
+        again_for_s: float = AGAIN_FOR_S,
+        again_bots: bool = False,
+        new_night: bool = False,
     ) -> None:
         self.limits = limits if limits is not None else HostLimits()
         self.bind = bind
@@ -121,6 +126,10 @@ class Host:
             abandon_after_s=abandon_after_s,
             run_unattended=run_unattended,
             start_countdown_s=start_countdown_s,
+            again_for_s=again_for_s,
+            again_bots=again_bots,
+            night=Night.open(state_dir, time.time(), new_night=new_night),
+            wall_s=time.time(),
             now_ns=time.monotonic_ns(),
         )
         self.core.on_wake = self._wake_soon

@@ -37,7 +37,10 @@ Version 2: a ``view`` message's ``view`` is exactly the game's view; the host's 
 (``waiting``, ``starting``, ``starts_in``) are beside it. Version 3: ``welcome`` says where
 the host's SSH gateway and web page are (``ssh``, ``web``), for the waiting room's ways to
 join. Version 4: a ``view`` says when the table is held because the host cannot save it
-(``paused``), with the ``host_storage`` error (net/PROTOCOL.md, "Changes")."""
+(``paused``), with the ``host_storage`` error; a finished table's people play again or
+another game together (``again``, ``again_answer``, ``view.again``, ``joined.moved_from``)
+and see tonight's standings (``view.tonight``, ``scores.tonight``) (net/PROTOCOL.md,
+"Changes")."""
 
 SUPPORTED_VERSIONS: Final = frozenset({PROTOCOL_VERSION})
 """Versions a host accepts in ``hello``."""
@@ -331,6 +334,32 @@ class Act(Message):
             raise ValueError("give 'reveal', 'drawn_ns' and 'acted_ns' together or not at all")
 
 
+@message("again", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Again(Message):
+    """At a finished table, a player asks everyone there to play again: the same game and
+    options (``game`` nil), or another game (``game``, with ``options``, ``seats`` and
+    ``bots`` as in ``create_table``). The first opens the proposal; the same from another
+    player while it is open is their yes (two people asking at once make one table)."""
+
+    table: TableId
+    game: Annotated[str, Text(1, 32)] | None = None
+    options: dict[str, Any] | None = None
+    seats: Annotated[int, Whole(1, 64)] | None = None
+    bots: Count | None = None
+    ref: Ref | None = None
+
+
+@message("again_answer", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AgainAnswer(Message):
+    """A player's answer to the proposal open at their finished table (``again``)."""
+
+    table: TableId
+    accept: bool
+    ref: Ref | None = None
+
+
 @message("typing", Side.CLIENT)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Typing(Message):
@@ -476,6 +505,10 @@ class Joined(Message):
     seat: Seat | None
     token: Token | None
     ref: Ref | None = None
+    moved_from: TableId | None = None
+    """Set when the host moved this connection here from a finished table whose people
+    play again (its ``again``): the client shows this table instead (no ``left`` comes for
+    the other)."""
 
 
 @message("left", Side.HOST)
@@ -511,6 +544,14 @@ class View(Message):
     ratings: list[Any] | None = None
     """Once the game is over and the host rated it: per seat ``{"rating", "change"}`` (as
     shown, ``net.store.ratings``) or nil for a seat not rated. Absent: the host rates nothing."""
+    again: dict[str, Any] | None = None
+    """A finished table whose people are asked to play again (``again``): ``{"game", "title",
+    "table", "by", "ends_in", "free", "seats": [{"seat", "name", "bot", "answer"}]}``
+    (``seat``: the seat at this table; ``answer`` one of ``"yes"``, ``"no"``,
+    ``"waiting"``). Absent: no proposal is open."""
+    tonight: dict[str, Any] | None = None
+    """Once the game is over: tonight's standings on this host (``{"games", "standings":
+    [{"name", "bot", "games", "wins", "changes"}]}``). Absent: the host keeps none."""
     paused: Annotated[str, Text(1, MAX_ERROR_TEXT)] | None = None
     """Why the table is held (the host cannot save it: its disk is full): nobody may act,
     bots and timers wait, and it goes on by itself when the host can write again. Absent:
@@ -559,6 +600,8 @@ class Scores(Message):
 
     scores: dict[str, Any]
     ref: Ref | None = None
+    tonight: dict[str, Any] | None = None
+    """Tonight's standings (as ``view.tonight``); absent when the host keeps none."""
 
 
 @message("replay", Side.HOST)
@@ -772,6 +815,9 @@ ERRORS: dict[str, ErrorCode] = {
         ErrorCode("no_such_replay", False, "'get_replay' names no finished table the host keeps."),
         ErrorCode("not_finished", False, "'get_replay' for a game not over: its hands are secret."),
         ErrorCode("bad_replay", False, "'get_replay' for a journal that no longer replays."),
+        ErrorCode("not_over", False, "'again' at a table whose game is still on."),
+        ErrorCode("proposal_open", False, "'again' for another game while one is asked."),
+        ErrorCode("no_proposal", False, "'again_answer' with no proposal open at the table."),
     )
 }
 """Every error code of the protocol; ``closes`` says whether the connection ends after it."""

@@ -119,8 +119,9 @@ class ShadowTable:
         kind = record.get("r")
         number = len(self.records)
         try:
-            if kind in NOTE_KINDS or kind == "resume":
-                return  # said around the game, or a held table going on: not a change
+            if kind in NOTE_KINDS or kind in ("resume", "again"):
+                return  # said around the game, a held table going on, whose table it plays
+                # again (net.core.again): not a change
             if kind == "seat":
                 self.tokens[record["seat"]] = record["token"]
                 self.every_token.add(record["token"])
@@ -128,6 +129,15 @@ class ShadowTable:
                 self.bot_seats.add(record["seat"])
             elif kind == "unseat":
                 self.tokens.pop(record["seat"], None)
+            elif kind == "reserve":
+                self.tokens.pop(record["seat"], None)  # held for someone deciding: no token
+            elif kind == "shrink":
+                keep = list(record["keep"])
+                self.tokens = {
+                    new: self.tokens[old] for new, old in enumerate(keep) if old in self.tokens
+                }
+                self.bot_seats = {new for new, old in enumerate(keep) if old in self.bot_seats}
+                self.seats = len(keep)
             elif kind == "give_up":
                 self.tokens.pop(record["seat"], None)
                 self.bot_seats.add(record["seat"])

@@ -103,6 +103,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="close a table nobody has been at for this many seconds (0: never; "
         "default: %(default)s)",
     )
+    parser.add_argument(
+        "--again-for",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds a table's people have to answer 'play again' (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--again-bots",
+        action="store_true",
+        help="when playing again, a bot takes each seat nobody took (default: the game "
+        "starts without it, if it can, or waits for a newcomer)",
+    )
+    parser.add_argument(
+        "--new-night",
+        action="store_true",
+        help="start tonight's standings afresh (otherwise a night lasts until 12 hours "
+        "pass with no game, across restarts)",
+    )
     add_bot_level(parser, "the bots at this host's tables (unless a table names its own)")
     add_bot_reaction(parser)
     add_ssh_flags(parser)
@@ -239,6 +258,8 @@ def run(args: argparse.Namespace) -> int:
     for flag, value in periods:
         if not math.isfinite(value) or value < 0:
             raise UsageError(f"{flag} is seconds, 0 or more, not {value:g}")
+    if not math.isfinite(args.again_for) or not 5 <= args.again_for <= 600:
+        raise UsageError(f"--again-for is seconds from 5 to 600, not {args.again_for:g}")
     args.limits = host_limits(args)
     args.bot_reaction_scale = reaction_scale(args.bot_reaction)
     try:
@@ -392,6 +413,9 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         freeze_gc=True,
         results_for_s=args.results_for,
         abandon_after_s=args.abandon_after,
+        again_for_s=args.again_for,
+        again_bots=args.again_bots,
+        new_night=args.new_night,
     )
     # Signals are caught before the port opens: a SIGTERM the moment the host is
     # reachable (a service manager, a test) still shuts it down cleanly.

@@ -240,6 +240,12 @@ class TableScreen(Screen[None], Generic[V]):
         self.paused: str | None = None
         """Why the host holds the table (it cannot save it: its disk is full), as the host
         said it; ``None``: not held. Nobody may act meanwhile."""
+        self.again: dict[str, Any] | None = None
+        """The proposal to play again open at this finished table (``view.again``)."""
+        self.tonight: dict[str, Any] | None = None
+        """Tonight's standings on the host, sent with a finished game's views."""
+        self._results: Any = None
+        """The results screen on show (:class:`tui.screens.results.ResultsScreen`)."""
 
     # Keys ----------------------------------------------------------------------
 
@@ -522,6 +528,18 @@ class TableScreen(Screen[None], Generic[V]):
         ``claim_lost`` events are the host's, not in the game's log).
         """
 
+    def evening(self, again: dict[str, Any] | None, tonight: dict[str, Any] | None) -> None:
+        """The host's ``view.again`` and ``view.tonight`` (already cleaned), passed on to the
+        results screen when it is on show."""
+        self.again = again
+        if tonight is not None:
+            self.tonight = tonight
+        results = self._results
+        if results is not None:
+            results.show_again(again)
+            if tonight is not None:
+                results.show_tonight(tonight)
+
     def rated(self, ratings: Any) -> None:
         """The host's rating changes for this finished game (from the ``view`` message; the
         host's data, so checked here: anything but whole numbers is ignored)."""
@@ -536,7 +554,14 @@ class TableScreen(Screen[None], Generic[V]):
 
         self.app.clear_notifications()  # round-end toasts would cover the results
         lines = [*self.results_lines(view), *self.rating_lines(view)]
-        self.app.push_screen(ResultsScreen(self.game_title, lines), self._after_results)
+        self._results = ResultsScreen(
+            self.game_title,
+            lines,
+            my_seat=view["seat"],
+            again=self.again,
+            tonight=self.tonight,
+        )
+        self.app.push_screen(self._results, self._after_results)
 
     def rating_lines(self, view: V) -> list[str]:
         """``Ann (you): 1,601 (+101)`` per seat, after a blank line and a heading; none when
@@ -574,6 +599,7 @@ class TableScreen(Screen[None], Generic[V]):
         return lines
 
     def _after_results(self, choice: str | None) -> None:
+        self._results = None
         if choice == "leave":
             self.action_leave()
 
