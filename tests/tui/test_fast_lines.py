@@ -1,4 +1,5 @@
-"""Lines drawn the fast way (:class:`tui.widgets.lines.TextLines`) are Textual's own, exactly.
+"""Lines drawn the fast way (:class:`tui.widgets.lines.TextLines`, the log's scroll bar) are
+Textual's own, exactly.
 
 Every game's table screen shows views of a seeded random game
 (:func:`tests.tui.test_random_views.watches`, a player's seat); after each is drawn,
@@ -20,17 +21,18 @@ from tests.tui.harness import TableHarness
 from tests.tui.test_random_views import SIZE, presence_of, show, watches
 from tui.games import screen_class
 from tui.widgets.lines import TextLines
+from tui.widgets.log import GameLog, LogScrollBar
 
 VIEWS = 24
 """Views of each game compared (every widget of each), spread over its first random game."""
 
 
-def both_ways(widget: TextLines) -> tuple[list[Strip], list[Strip], bool]:
+def both_ways(widget: TextLines | LogScrollBar) -> tuple[list[Strip], list[Strip], bool]:
     """The widget's lines its own way and Textual's, and whether its own way was taken."""
     widget.fast_lines = True
     widget.refresh()
     own = [widget.render_line(y) for y in range(widget.size.height)]
-    fast = widget._lines is not None
+    fast = widget._lines is not None if isinstance(widget, TextLines) else True
     widget.fast_lines = False
     widget.refresh()
     textual = [widget.render_line(y) for y in range(widget.size.height)]
@@ -51,7 +53,8 @@ async def test_fast_lines_are_textual_s_lines(name: str) -> None:
         for step, view in views:
             show(app, view)
             await pilot.pause()
-            for widget in app.screen.query(TextLines):
+            bars = [log.vertical_scrollbar for log in app.screen.query(GameLog)]
+            for widget in [*app.screen.query(TextLines), *bars]:
                 if not widget.display or not widget.size:
                     continue
                 own, textual, taken = both_ways(widget)

@@ -74,6 +74,8 @@ class RealtimeTable(TableScreen[V]):
         self._claimed: dict[int, dict[str, Any]] = {}
         """Reveal id -> the claim this player sent for it (waiting for the ruling)."""
         self._key_ns: int | None = None
+        self._countdowns: list[Countdown] | None = None
+        """The board's countdowns, found at the first reveal drawn."""
         self._open_since: tuple[int | None, float] = (None, 0.0)
         """The open reveal and when it came up here (``time.monotonic``)."""
 
@@ -107,7 +109,9 @@ class RealtimeTable(TableScreen[V]):
         for old in sorted(self._drawn)[:-DRAWN_KEEP]:
             del self._drawn[old]
         seconds = self.countdown_s(view)
-        for countdown in self.query(Countdown):
+        if self._countdowns is None:  # a query walks the whole screen: once is enough
+            self._countdowns = list(self.query(Countdown))
+        for countdown in self._countdowns:
             if seconds is None:
                 countdown.stop()
             else:

@@ -17,15 +17,66 @@ from collections import deque
 from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
+from rich.color import Color
 from rich.console import RenderableType
+from rich.segment import Segment
 from rich.style import Style
 from textual.cache import LRUCache
 from textual.events import Resize
 from textual.geometry import Region
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.widgets import RichLog
 
 from tui.log_window import new_lines
+
+
+class LogScrollBar(ScrollBar):
+    """The log's scroll bar, its rows made straight from the bar's segments.
+
+    Every line appended moves the bar, and Textual draws it through Rich's console
+    (a renderable made, rendered, split into lines), about a millisecond each time;
+    these are the same segments in the same styles (the bar's over the widget's),
+    made directly. A test compares them with Textual's own.
+    """
+
+    fast_lines = True
+    """Whether the rows are made here (else by Textual: tests compare both)."""
+
+    _rows: list[Strip] | None = None
+
+    def render_line(self, y: int) -> Strip:
+        if not self.fast_lines or not self.vertical:
+            return super().render_line(y)
+        if self._dirty_regions or self._rows is None:
+            self._rows = self._make_rows()
+            self._dirty_regions.clear()
+        rows = self._rows
+        if y < len(rows):
+            return rows[y]
+        return Strip.blank(self.size.width, self.visual_style.rich_style)
+
+    def _make_rows(self) -> list[Strip]:
+        bar = self.render()
+        width, height = self.size
+        if not isinstance(bar, ScrollBarRender) or not width:
+            return [Strip.blank(width, self.visual_style.rich_style)] * height
+        base = self.visual_style.rich_style
+        style = self.app.console.get_style(bar.style)
+        drawn = bar.render_bar(
+            size=height,
+            window_size=bar.window_size,
+            virtual_size=bar.virtual_size,
+            position=bar.position,
+            vertical=True,
+            thickness=width,
+            back_color=style.bgcolor or Color.parse("#555555"),
+            bar_color=style.color or Color.parse("bright_magenta"),
+        )
+        return [
+            Strip([Segment(segment.text, base + segment.style)], width)
+            for segment in drawn.segments[:height]
+        ]
 
 
 class GameLog(RichLog):
@@ -96,6 +147,18 @@ class GameLog(RichLog):
         self._written.clear()
         self._styled.clear()
         return super().clear()
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """The log's scroll bar: a :class:`LogScrollBar` (made as Textual makes its own)."""
+        if self._vertical_scrollbar is None:
+            bar = LogScrollBar(
+                vertical=True, name="vertical", thickness=self.scrollbar_size_vertical
+            )
+            bar.display = False
+            self._vertical_scrollbar = bar
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
 
     def notify_style_update(self) -> None:
         super().notify_style_update()

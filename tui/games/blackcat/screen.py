@@ -21,6 +21,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.games.blackcat.rules import CALL_PHRASE, VARIANT_OPTIONS, BlackCatView, PileView
@@ -212,6 +213,8 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         """After the first ``c``: the second one calls the end."""
         self._view_at = time.monotonic()
         """When the latest view arrived (the start countdown counts from it)."""
+        self._mine: list[Widget] | None = None
+        """Your own piles and their legend (hidden for a spectator), found once."""
 
     def on_mount(self) -> None:
         # Textual also runs TableScreen.on_mount (handlers run along the MRO).
@@ -287,7 +290,9 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
                     (view["piles"][seat][pile], view["phase"] == "play", width, sent),
                     lambda pile=pile, sent=sent: self._own_pile(view, pile, width, sent),  # type: ignore[misc]
                 )
-        for mine in self.query(".mine"):
+        if self._mine is None:  # a query walks the whole screen: once is enough
+            self._mine = list(self.query(".mine"))
+        for mine in self._mine:
             if mine.display != (seat is not None):
                 mine.display = seat is not None  # a spectator has no piles of their own
         others = self.query_one("#others", Panel)
