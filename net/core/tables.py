@@ -22,7 +22,7 @@ from typing import Any
 
 from engine import registry
 from engine.bots import DEFAULT_LEVEL, LEVELS, bot_levels, check_level, default_bot
-from engine.core import Event, Game, IllegalAction, InvalidOptions, Outcome
+from engine.core import Event, Game, IllegalAction, InvalidOptions, Outcome, parse_options
 from net.core.limits import MAX_TAKEOVER_S
 
 Journal = Callable[[dict[str, Any]], None]
@@ -159,7 +159,7 @@ class Table:
         fixed = fixed_deal_options(self.game, self.options)
         outcome = self.outcome
         status = "waiting" if not self.started else ("over" if outcome else "playing")
-        return {
+        summary = {
             "id": self.id,
             "game": self.game.name,
             "title": self.game.title,
@@ -170,6 +170,14 @@ class Table:
             "status": status,
             "spectators": self.spectators,
         }
+        if self.state is not None:  # what anyone watching sees: the phase and the scores
+            summary["phase"] = str(self.game.phase(self.state))
+            summary["scores"] = list(self.game.scores(self.state))
+            if outcome is not None:
+                summary["winners"] = list(outcome.winners)
+        if self.again_of is not None:
+            summary["again_of"] = self.again_of
+        return summary
 
     def view(self, seat: int | None) -> dict[str, Any] | None:
         """The engine's view for ``seat`` (``None``: spectator), or ``None`` before the start."""
@@ -470,6 +478,10 @@ def create(
     try:
         # A throwaway game with placeholder names proves the options are valid.
         game.new_game([f"P{i}" for i in range(count)], seed, options)
+        # Kept as the game reads them (``--table catchy:target=5`` gives the text "5"), so
+        # table summaries say 5, of the type the game's option describes in ``welcome``.
+        parsed = parse_options(game.name, game.option_specs, options)
+        options = {name: parsed[name] for name in options}
     except InvalidOptions as error:
         raise TableError("invalid_options", str(error)) from None
     record = {

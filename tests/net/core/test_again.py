@@ -58,6 +58,11 @@ def play_out(driver: CoreDriver, runner: TableRunner, clients: dict[str, CoreCli
     raise AssertionError("the game did not end")
 
 
+def started(runner: TableRunner) -> bool:
+    """Whether the game is dealt (a call, so a type checker does not pin it)."""
+    return runner.table.started
+
+
 def moved(client: CoreClient, old: str) -> dict[str, Any] | None:
     found = [m for m in client.of_type("joined") if m.get("moved_from") == old]
     return found[-1] if found else None
@@ -97,12 +102,12 @@ def test_a_decline_frees_the_seat_for_a_newcomer_and_the_decliner_stays_put() ->
     assert status is not None and [s["answer"] for s in status["seats"]] == ["yes", "waiting"]
     driver.send(people["Bea"], AgainAnswer(table=old, accept=False))
     new = next(r for t, r in driver.core.tables.items() if t != old)
-    assert new.table.free_seats == 1 and not new.table.started
+    assert new.table.free_seats == 1 and not started(new)
     lobby = next(t for t in driver.core.table_summaries() if t["id"] == new.table.id)
     assert lobby["free"] == 1 and lobby["status"] == "waiting"
     cy = driver.connect("Cy")
     driver.send(cy, Join(table=new.table.id, role="player"))
-    assert new.table.started  # full: it starts, and Ann is moved there
+    assert started(new)  # full: it starts, and Ann is moved there
     assert moved(people["Ann"], old) is not None
     assert moved(people["Bea"], old) is None and people["Bea"].last("view")["table"] == old
     assert [info.name for info in new.table.seats] == ["Ann", "Cy"]
@@ -238,3 +243,20 @@ def test_tonight_s_standings_come_with_the_results_and_with_scores() -> None:
 
     driver.send(people["Ann"], GetScores(ref=4))
     assert people["Ann"].last("scores")["tonight"]["games"] == 1
+
+
+def test_a_table_summary_says_phase_scores_and_winners_and_options_as_the_game_reads_them() -> None:
+    """PROTOCOL.md (issue 31): options from ``--table`` are text ("1"); summaries give them
+    as the game's option type, and what a spectator sees (phase, scores, winners)."""
+    driver = driver_with()
+    runner, people = seat_people(driver, "catchy", ["Ann", "Bea"], target="1")
+    summary = driver.core.table_summaries()[0]
+    assert summary["options"] == {"target": 1}
+    shown = runner.table.view(None)
+    assert shown is not None and summary["phase"] == shown["phase"]
+    assert summary["scores"] == [0, 0] and "winners" not in summary
+    play_out(driver, runner, people)
+    over = driver.core.table_summaries()[0]
+    outcome = runner.table.outcome
+    assert outcome is not None
+    assert over["status"] == "over" and over["winners"] == list(outcome.winners)
