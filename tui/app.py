@@ -44,6 +44,11 @@ RETURN_TIMEOUT_S = 5.0
 
 LIST_EVERY_S = 1.5
 """How often the lobby re-lists the highlighted host's tables."""
+STILL_LISTINGS = 4
+STILL_EVERY = 4
+"""After this many listings in a row that changed nothing, the lobby lists every fourth tick
+(6 s) until one does: an idle lobby (an SSH or browser player's on the host's own machine)
+costs its host and its client next to nothing. Choosing a host lists it at once."""
 
 LOOPBACK = "127.0.0.1"
 """This computer (as :data:`tui.hosting.LOOPBACK`, without importing the host)."""
@@ -159,6 +164,9 @@ class ClowderApp(App[int]):
         self._source: HostSource | None = None
         self._shut_down = False
         self._wins_for: dict[str, list[dict[str, Any]]] = {}
+        self._still_listings = 0
+        """Listings in a row that found the tables as they were."""
+        self._listing_ticks = 0
         """Each host's tables when its wins were last asked for: the lobby lists tables every
         1.5 s, and asking for wins too cost every idle lobby (and its host) the same again."""
 
@@ -218,7 +226,7 @@ class ClowderApp(App[int]):
         elif self.discovery is not None:
             # The LAN search (zeroconf) is imported and started once the lobby is drawn.
             self.call_after_refresh(self._start_browsing, self.discovery)
-        self.set_interval(LIST_EVERY_S, self._list_selected)
+        self.set_interval(LIST_EVERY_S, self._timed_listing)
 
     # clowder play ------------------------------------------------------------------
 
@@ -654,6 +662,14 @@ class ClowderApp(App[int]):
     async def on_lobby_screen_host_chosen(self, message: LobbyScreen.HostChosen) -> None:
         await self._list_selected()
 
+    async def _timed_listing(self) -> None:
+        """The lobby's regular listing: each tick, or each :data:`STILL_EVERY`-th while the
+        tables stand still (:data:`STILL_LISTINGS`)."""
+        self._listing_ticks += 1
+        if self._still_listings >= STILL_LISTINGS and self._listing_ticks % STILL_EVERY:
+            return
+        await self._list_selected()
+
     async def _list_selected(self) -> None:
         """Ask the highlighted host for its tables (while the lobby is on screen)."""
         from net.client.client import Client, ClientError
@@ -681,7 +697,9 @@ class ClowderApp(App[int]):
             return
         tables = self._mark_mine(host, tables)
         lobby.set_tables(host.key, tables)
-        if self._wins_for.get(host.key) != tables:  # wins change only as tables do
+        changed = self._wins_for.get(host.key) != tables
+        self._still_listings = 0 if changed else self._still_listings + 1
+        if changed:  # wins change only as tables do
             self._wins_for[host.key] = tables
             wins = await fetch_wins(client)
             if wins is not None:
