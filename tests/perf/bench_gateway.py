@@ -252,10 +252,12 @@ class Player:
 
     kind = ""
 
-    def __init__(self, name: str, table: int, game: str) -> None:
+    def __init__(self, name: str, table: int, game: str, address: str = "127.0.0.1") -> None:
         self.name = name
         self.table = table
         self.game = game
+        self.address = address
+        """Where the host's doors are (a simulated LAN's host box, for a by-hand run)."""
         self.screen = Screen()
         self.samples: list[float] = []
         self.misses = 0
@@ -306,7 +308,7 @@ class Player:
             await self._rules(until)
 
     async def _grab(self, until: float) -> None:
-        mark = len(self.screen.raw)
+        mark = 0  # a card may be up already (its prompt drawn before the window began)
         while time.monotonic() < until:
             try:
                 await self.screen.until(
@@ -331,7 +333,7 @@ class SshPlayer(Player):
 
     async def open(self, ports: dict[str, int]) -> None:
         self._conn = await asyncssh.connect(
-            "127.0.0.1",
+            self.address,
             ports["ssh"],
             username=self.name,
             known_hosts=None,
@@ -369,7 +371,7 @@ class WebPlayer(Player):
 
         self._json = json
         self._http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
-        base = f"http://127.0.0.1:{ports['web']}"
+        base = f"http://{self.address}:{ports['web']}"
         async with self._http.get(base + "/") as page:
             await page.read()
         columns, rows = SIZE
