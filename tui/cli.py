@@ -47,6 +47,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "a coached first game of GAME against easy bots: what you may do, and why",
     ),
     "join": ("tui.commands.join", "go straight to the tables of the host at HOST[:PORT]"),
+    "room": (
+        "tui.commands.room",
+        "a host's tables, tonight's standings and how to join, live, for a TV (read-only)",
+    ),
     "selfplay": (
         "tui.commands.selfplay",
         "play whole games between bots (no network, no UI) and count the wins",

@@ -1,0 +1,142 @@
+"""``clowder room``: the room screen's app, and the one connection behind it.
+
+The room screen (:mod:`tui.screens.room`) is read-only, so this app is small: it
+connects to one host, asks for its tables (``list_tables``) every
+:data:`POLL_S` and for tonight's standings (``get_scores``) when the tables changed
+(a game that ends changes its table's status) and at least every
+:data:`TONIGHT_EVERY_S`, and hands the screen what changed. The host encodes its table
+list once per change, so asking twice a second costs it one frame written; the screen
+redraws only what changed, so an evening where nothing happens draws nothing.
+
+Polling, not pushing: the protocol has no message that tells a client the tables
+changed, and this needs none. Twice a second keeps a game's end on the wall within
+a second (the poll, the frame and, for the room page, the browser's websocket).
+
+It never joins a table, not even as a spectator: a spectator would make the host's
+bots play tables nobody is at, and would receive game views. What it asks for is
+what the host gives anyone, and all of it is cleaned before it is drawn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from net.wire.text import clean_text
+from tui.screens.room import Doors, RoomScreen, viewer_address
+from tui.styles import TCSS_DIR
+
+POLL_S = 0.5
+"""How often the tables are asked for: a game's end shows within a second."""
+TONIGHT_EVERY_S = 10.0
+"""Tonight's standings are asked for when the tables changed, and at least this often."""
+RETRY_S = 2.0
+"""Pause between tries to reach a host that does not answer (a TV waits for its host)."""
+ROOM_NAME = "room"
+"""The name this connection says hello with (it takes no seat: nobody sees it)."""
+
+
+def flat_clean(value: Any) -> Any:
+    """``value`` with every text in it cleaned to one drawable line (``clean_text``): the
+    room draws each name, title and phase on a line of its own."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, dict):
+        return {flat_clean(key): flat_clean(member) for key, member in value.items()}
+    if isinstance(value, list | tuple):
+        return [flat_clean(member) for member in value]
+    return value
+
+
+class RoomApp(App[int]):
+    """The room screen of the host at ``address``; ``shown_as``: the host's address as
+    people in the room reach it, where that is not ``address`` (the web door passes the
+    address the browser reached)."""
+
+    CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "room.tcss"]
+    ENABLE_COMMAND_PALETTE = False
+    TITLE = "Clowder room"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", "quit", show=False)]
+
+    def __init__(
+        self,
+        address: tuple[str, int],
+        *,
+        shown_as: tuple[str, int] | None = None,
+        poll_s: float = POLL_S,
+    ) -> None:
+        super().__init__()
+        self.address = address
+        self.shown_as = shown_as
+        self.poll_s = poll_s
+        self.room = RoomScreen(self._where(address))
+        self.tables: list[dict[str, Any]] | None = None
+        self.tonight: dict[str, Any] | None = None
+        self.polls = 0
+        """Listings asked for so far (tests wait on it, never on time)."""
+        self.draws = 0
+        """Times the host's news changed the screen (tests check that nothing redraws)."""
+
+    @staticmethod
+    def _where(address: tuple[str, int]) -> str:
+        from tui.commands.address import address_text
+
+        return address_text(*address)
+
+    def on_mount(self) -> None:
+        self.push_screen(self.room)
+        self.run_worker(self._watch(), exclusive=True, group="room")
+
+    def doors(self, ssh: int | None, web: int | None) -> Doors:
+        """The ways in, at the address people in the room can use (see
+        :func:`tui.screens.room.viewer_address`)."""
+        host, port = self.shown_as or self.address
+        return Doors(viewer_address(host), port, ssh, web)
+
+    async def _watch(self) -> None:
+        """Connect (again and again until the host answers), then poll until the app ends."""
+        from net.client.client import Client, ClientError
+
+        client = Client(*self.address, ROOM_NAME)
+        try:
+            while True:
+                try:
+                    welcome = await client.connect()
+                    break
+                except ClientError as error:
+                    self.room.set_link(f"{clean_text(error.message)}; trying again")
+                    await asyncio.sleep(RETRY_S)
+            self.room.connected(clean_text(welcome.host_name), self.doors(welcome.ssh, welcome.web))
+            await self._poll(client)
+        finally:
+            await client.close()
+
+    async def _poll(self, client: Any) -> None:
+        from net.client.client import ClientError
+
+        loop = asyncio.get_running_loop()
+        asked_at = -TONIGHT_EVERY_S
+        while True:
+            try:
+                tables = flat_clean(await client.list_tables())
+                self.polls += 1
+                changed = tables != self.tables
+                if changed or loop.time() - asked_at >= TONIGHT_EVERY_S:
+                    tonight = await client.get_tonight()
+                    asked_at = loop.time()
+                    self._news(tables, None if tonight is None else flat_clean(tonight))
+                self.room.set_link("")
+            except ClientError as error:
+                self.room.set_link(f"{clean_text(error.message)}; reconnecting...")
+            await asyncio.sleep(self.poll_s)
+
+    def _news(self, tables: list[dict[str, Any]], tonight: dict[str, Any] | None) -> None:
+        """The host's tables and standings: the screen is told only when they changed."""
+        if tables == self.tables and tonight == self.tonight:
+            return
+        self.tables, self.tonight = tables, tonight
+        self.draws += 1
+        self.room.show(tables, tonight)
