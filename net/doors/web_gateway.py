@@ -17,6 +17,16 @@ over a shoulder learns nothing. A browser without the cookie, or with one
 this host never gave, gets no session; one browser has one session at a time
 (a reload or a second tab takes it over, ending the first).
 
+The room page: ``http://HOST:8080/room`` shows the room screen (``clowder room``, a
+host's tables, tonight's standings and the ways to join) for a TV or a projector. It is
+read-only (no name asked, no seat), so its clients share one folder (they keep nothing),
+and its font is sized to the window (about 36 rows, :data:`ROOM_ROWS`) so that it reads
+from across a room. Room screens have their own small budget (:data:`MAX_ROOM_SESSIONS`
+at once, :data:`ROOMS_PER_ADDRESS` from one address), apart from the players': a TV never
+takes a player's place, and players never take the TV's. They still draw on the host's
+one connection budget, and a browser shows one room at a time (a reload takes it over)
+as it plays one session at a time, beside it.
+
 Access: open by default (a LAN party; the host's log says so), or a shared
 password (``--web-password``), asked once on a page of its own; at most
 ``--web-sessions`` client processes at once (each is a whole client, tens of
@@ -126,6 +136,20 @@ FONT_SIZES: Final = (8, 32)
 HOST_PATTERN: Final = re.compile(r"^[A-Za-z0-9.:\[\]-]{1,255}$")
 """What a ``Host`` header may look like at all (it is then checked against this host's
 names: :meth:`WebGateway.known_host`)."""
+MAX_ROOM_SESSIONS: Final = 4
+"""Room screens at once (``/room``): each is a client process like a player's, but it takes
+no player's place. A party has a TV or two."""
+ROOMS_PER_ADDRESS: Final = 2
+"""Room screens at once from one IP address: one machine cannot take them all."""
+ROOM_FOLDER: Final = "room"
+"""Under the gateway's folder: the room screens' one folder (their client keeps nothing)."""
+ROOM_ROWS: Final = 36
+ROOM_COLUMNS: Final = 100
+"""The room page sizes its font so that the window holds at least this many rows and
+columns (a 1920x1080 screen: about 26 px, 123 x 36): the room screen's big layout
+(``tui.screens.room``), readable from across a room. ``?fontsize=N`` chooses instead."""
+CELL_RATIO: Final = (0.5625, 1.125)
+"""A terminal cell's width and height per pixel of font size (xterm.js's monospace)."""
 STATIC_FOLDER: Final = "static"
 ASK_PASSWORD: Final = "This Clowder host asks for a password."
 
@@ -151,6 +175,16 @@ def web_client_command(address: str, port: int, reached: str = "") -> list[str]:
     kept in the browser's folder), creating tables only here. ``reached``: the address the
     browser reached this machine at, which its screens show and tell friends."""
     command = [sys.executable, "-m", "tui", "join", f"{address}:{port}", "--only-this-host"]
+    if reached and reached != address:
+        command.append(f"--shown-as={reached}")
+    return command
+
+
+def web_room_command(address: str, port: int, reached: str = "") -> list[str]:
+    """The room screen's client for one browser (``/room``): read-only, no name asked.
+    ``reached``: the address the browser reached this machine at, which it shows people
+    for joining."""
+    command = [sys.executable, "-m", "tui", "room", f"{address}:{port}"]
     if reached and reached != address:
         command.append(f"--shown-as={reached}")
     return command
@@ -249,15 +283,46 @@ def browser_digest(cookie: str) -> str:
     return hashlib.sha256(f"clowder-web\0{cookie}".encode()).hexdigest()[:24]
 
 
-def page_html(websocket_url: str, font_size: int) -> str:
-    """The page: textual-serve's terminal, full window, and a note for when the session ends."""
+PLAYER_ENDED: Final = (
+    "Your Clowder session ended.<br>Reload the page to come back: your seats are kept."
+)
+ROOM_ENDED: Final = "The room screen ended.<br>Reload the page to show it again."
+
+
+def page_html(
+    websocket_url: str,
+    font_size: int,
+    *,
+    title: str = "Clowder",
+    fit: bool = False,
+    ended: str = PLAYER_ENDED,
+) -> str:
+    """The page: textual-serve's terminal, full window, and a note (``ended``, HTML) for when
+    the session ends. ``fit``: the font is sized to the window instead (the room page:
+    :data:`ROOM_ROWS`)."""
     url = html.escape(websocket_url, quote=True)
+    low, high = FONT_SIZES
+    width, height = CELL_RATIO
+    # Runs before textual.js reads the size (at the window's load); nothing is fetched.
+    fitting = (
+        f"""<script>
+(() => {{
+  const terminal = document.getElementById("terminal");
+  const size = Math.floor(Math.min(innerHeight / ({ROOM_ROWS} * {height}),
+                                   innerWidth / ({ROOM_COLUMNS} * {width})));
+  terminal.dataset.fontSize = String(Math.max({low}, Math.min({high}, size)));
+}})();
+</script>
+"""
+        if fit
+        else ""
+    )
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Clowder</title>
+<title>{html.escape(title)}</title>
 <link rel="stylesheet" href="/static/css/xterm.css">
 <script src="/static/js/textual.js"></script>
 <style>
@@ -270,24 +335,32 @@ body.-closed .ended {{ display: flex; }}
 </style>
 </head>
 <body>
-<div class="ended"><p>Your Clowder session ended.<br>Reload the page to come back:
-your seats are kept.</p></div>
+<div class="ended"><p>{ended}</p></div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{url}"
  data-font-size="{font_size}"></div>
-</body>
+{fitting}</body>
 </html>
 """
 
 
-def message_page(title: str, text: str, *, form: bool = False, problem: str = "") -> str:
-    """A small page of its own: the password form, or why there is no session now."""
+PAGES: Final = ("/", "/room")
+"""The pages a password form may come back to."""
+
+
+def message_page(
+    title: str, text: str, *, form: bool = False, problem: str = "", back: str = "/"
+) -> str:
+    """A small page of its own: the password form (which comes ``back`` to the page that
+    asked, ``/`` or ``/room``), or why there is no session now."""
     body = f"<p>{html.escape(text)}</p>"
     if problem:
         body += f'<p class="problem">{html.escape(problem)}</p>'
     if form:
+        back = back if back in PAGES else "/"
         body += (
             '<form method="post" action="/login">'
             '<input type="password" name="password" autofocus aria-label="password"> '
+            f'<input type="hidden" name="back" value="{back}">'
             '<button type="submit">Play</button></form>'
         )
     return f"""<!DOCTYPE html>
@@ -316,8 +389,28 @@ class BrowserSession:
     websocket: web.WebSocketResponse
     client: WebSession
     peer: str
+    kind: SessionKind
     started: float = field(default_factory=time.monotonic)
     finished: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass(eq=False)
+class SessionKind:
+    """What a page's session is (a player's, or a room screen's), and its own budgets: the
+    room screens are counted apart, so that a TV takes no player's place."""
+
+    label: str
+    """What the log says such a session does (``plays``, ``shows the room``)."""
+    budget: SessionBudget
+    per_address: PerAddress
+    sessions: dict[str, BrowserSession]
+    """Cookie digest -> that browser's session of this kind, while it has one."""
+    command: Callable[[Browser, str], Sequence[str]]
+    folder: Callable[[Browser], Path]
+    opening_key: Callable[[str], str]
+    """The key a browser of this kind is marked opening under (players: the digest)."""
+    full_text: Callable[[str], str]
+    """Why a newcomer from an address (the argument) over :attr:`per_address` is refused."""
 
 
 class WebGateway:
@@ -341,6 +434,9 @@ class WebGateway:
         names: Sequence[str] = (),
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        room_command: Callable[[str], Sequence[str]] | None = None,
+        max_rooms: int = MAX_ROOM_SESSIONS,
+        rooms_per_address: int = ROOMS_PER_ADDRESS,
     ) -> None:
         self.game_address = game_address
         self.game_port = game_port
@@ -379,6 +475,40 @@ class WebGateway:
         """Browsers whose session is being started now (or ended to start anew), from the
         websocket's request until the client says it is ready, each with its page's mark."""
         self.sessions: set[BrowserSession] = set()
+        """Every page's session, players' and room screens'."""
+        self.rooms = SessionBudget(max_rooms)
+        self.room_viewers = PerAddress(rooms_per_address)
+        self.watching: dict[str, BrowserSession] = {}
+        """Cookie digest -> the browser's room screen, while it shows one."""
+        self.room_command = room_command or (
+            lambda reached: web_room_command(game_address, game_port, reached)
+        )
+        self.player_kind = SessionKind(
+            "plays",
+            self.budget,
+            self.players,
+            self.playing,
+            self.command,
+            lambda browser: self.folder / browser.digest,
+            lambda digest: digest,
+            lambda peer: (
+                f"This Clowder host has all the browsers it takes from {peer} "
+                f"({self.players.limit})"
+            ),
+        )
+        self.room_kind = SessionKind(
+            "shows the room",
+            self.rooms,
+            self.room_viewers,
+            self.watching,
+            lambda _browser, reached: self.room_command(reached),
+            lambda _browser: self.folder / ROOM_FOLDER,
+            lambda digest: f"room:{digest}",
+            lambda peer: (
+                f"This Clowder host shows all the room screens it takes to {peer} "
+                f"({self.room_viewers.limit})"
+            ),
+        )
         self._cookie_key = b""
         self._runner: web.AppRunner | None = None
         self._server: asyncio.Server | None = None
@@ -390,8 +520,10 @@ class WebGateway:
         app.add_routes(
             [
                 web.get("/", self.page),
+                web.get("/room", self.room_page),
                 web.post("/login", self.login),
                 web.get("/ws", self.websocket),
+                web.get("/room/ws", self.room_websocket),
                 web.static("/static", self.static, show_index=False, follow_symlinks=False),
             ]
         )
@@ -427,7 +559,8 @@ class WebGateway:
         access = "a password" if self.password else "open to anyone on the LAN, no password"
         self.log(
             f"Web: listening on {self.bind}:{self.port} ({access}; "
-            f"at most {self.budget.limit} browsers at once, {self.players.limit} from one address)"
+            f"at most {self.budget.limit} browsers at once, {self.players.limit} from one address;"
+            f" a room screen at /room, {self.rooms.limit} at once)"
         )
 
     async def close(self) -> None:
@@ -549,6 +682,13 @@ class WebGateway:
     # Pages -------------------------------------------------------------------------------
 
     async def page(self, request: web.Request) -> web.Response:
+        return self._page(request, self.player_kind)
+
+    async def room_page(self, request: web.Request) -> web.Response:
+        """The room screen for a TV: its font fits the window unless ``?fontsize=`` says."""
+        return self._page(request, self.room_kind)
+
+    def _page(self, request: web.Request, kind: SessionKind) -> web.Response:
         response = web.Response(content_type="text/html", charset="utf-8")
         response.headers.update(
             {
@@ -558,21 +698,32 @@ class WebGateway:
                 "X-Content-Type-Options": "nosniff",
             }
         )
+        room = kind is self.room_kind
         browser = self._browser(request) or self._new_browser(response)
         if not browser.allowed:
-            response.text = message_page("Password", ASK_PASSWORD, form=True)
+            back = "/room" if room else "/"
+            response.text = message_page("Password", ASK_PASSWORD, form=True, back=back)
             return response
-        if browser.digest not in self.playing and self.budget.used >= self.budget.limit:
+        budget = kind.budget
+        if browser.digest not in kind.sessions and budget.used >= budget.limit:
             response.set_status(503)
             response.text = message_page(
                 "Full",
-                f"All {self.budget.limit} browser places of this host are taken. "
+                f"All {budget.limit} room screens of this host are shown. Reload in a while."
+                if room
+                else f"All {budget.limit} browser places of this host are taken. "
                 "Reload in a while.",
             )
             return response
         host = self.known_host(request)
-        font = _font_size(request.query.get("fontsize", ""))
-        response.text = page_html(f"ws://{host}/ws", font)
+        given = request.query.get("fontsize", "")
+        font = _font_size(given)
+        if room:
+            response.text = page_html(
+                f"ws://{host}/room/ws", font, title="Clowder room", fit=not given, ended=ROOM_ENDED
+            )
+        else:
+            response.text = page_html(f"ws://{host}/ws", font)
         return response
 
     async def login(self, request: web.Request) -> web.Response:
@@ -585,8 +736,10 @@ class WebGateway:
         except TimeoutError:
             raise web.HTTPRequestTimeout(text="The form took too long to arrive") from None
         given = form.get("password")
+        back = form.get("back")
+        back = back if isinstance(back, str) and back in PAGES else "/"
         if self.password is None:
-            raise web.HTTPSeeOther("/")
+            raise web.HTTPSeeOther(back)
         peer = str(request.remote)
         now = self.clock()
         wait = self.tries.wait(peer, now)
@@ -602,6 +755,7 @@ class WebGateway:
                     form=True,
                     problem=f"Too many wrong passwords from {peer}: try again in "
                     f"{math.ceil(wait)} seconds.",
+                    back=back,
                 ),
             )
         right = isinstance(given, str) and hmac.compare_digest(
@@ -618,7 +772,7 @@ class WebGateway:
             await self.sleep(delay)
         if right:
             self.allowed.add(browser.digest)
-            raise web.HTTPSeeOther("/")
+            raise web.HTTPSeeOther(back)
         return web.Response(
             status=403,
             content_type="text/html",
@@ -627,29 +781,36 @@ class WebGateway:
                 ASK_PASSWORD,
                 form=True,
                 problem="That is not the password.",
+                back=back,
             ),
         )
 
     # The session ---------------------------------------------------------------------------
 
     async def websocket(self, request: web.Request) -> web.StreamResponse:
+        return await self._websocket(request, self.player_kind)
+
+    async def room_websocket(self, request: web.Request) -> web.StreamResponse:
+        return await self._websocket(request, self.room_kind)
+
+    async def _websocket(self, request: web.Request, kind: SessionKind) -> web.StreamResponse:
         browser = self._browser(request)
         if browser is None or not browser.allowed:
             raise web.HTTPForbidden(text="Open this host's page first")
-        digest = browser.digest
-        if digest in self.opening:
+        key = kind.opening_key(browser.digest)
+        if key in self.opening:
             # Checked and marked before any wait: of pages opened at once, one starts a client.
             raise web.HTTPConflict(text="Another page of this browser is opening")
-        mark = self.opening[digest] = object()
+        mark = self.opening[key] = object()
 
         def opened() -> None:
-            if self.opening.get(digest) is mark:
-                del self.opening[digest]
+            if self.opening.get(key) is mark:
+                del self.opening[key]
 
         websocket = web.WebSocketResponse(heartbeat=15.0, max_msg_size=MESSAGE_MAX)
         at_most = asyncio.get_running_loop().call_later(OPENING_MAX_S, opened)
         try:
-            session = await self._open(request, browser, websocket)
+            session = await self._open(request, browser, websocket, kind)
             if session is not None:
                 session.client.on_ready = opened
                 await self._serve(session)
@@ -659,35 +820,39 @@ class WebGateway:
         return websocket
 
     async def _open(
-        self, request: web.Request, browser: Browser, websocket: web.WebSocketResponse
+        self,
+        request: web.Request,
+        browser: Browser,
+        websocket: web.WebSocketResponse,
+        kind: SessionKind,
     ) -> BrowserSession | None:
-        """End the browser's earlier session if any, then start its client for this page;
-        ``None`` (the websocket closed with the reason) when no client could start. Runs
-        with the browser marked as opening."""
-        earlier = self.playing.get(browser.digest)
+        """End the browser's earlier session of this ``kind`` if any, then start its client
+        for this page; ``None`` (the websocket closed with the reason) when no client could
+        start. Runs with the browser marked as opening."""
+        earlier = kind.sessions.get(browser.digest)
         if earlier is not None:
             await self._end(earlier, "another page of the same browser took over")
         peer = str(request.remote)
-        if self.players.full(peer):
-            self.quiet("refused", f"refused a browser from {peer}: {self.players.limit} play there")
-            raise web.HTTPServiceUnavailable(
-                text=f"This Clowder host has all the browsers it takes from {peer} "
-                f"({self.players.limit})"
+        if kind.per_address.full(peer):
+            self.quiet(
+                "refused",
+                f"refused a browser from {peer}: {kind.per_address.limit} {kind.label} there",
             )
-        if not self.budget.take():
-            self.quiet("refused", f"refused {peer}: all {self.budget.limit} places are taken")
+            raise web.HTTPServiceUnavailable(text=kind.full_text(peer))
+        if not kind.budget.take():
+            self.quiet("refused", f"refused {peer}: all {kind.budget.limit} places are taken")
             raise web.HTTPServiceUnavailable(text="Every browser place is taken")
         if self.shared is not None and not self.shared.take(SESSION_DESCRIPTORS):
-            self.budget.give_back()
+            kind.budget.give_back()
             self.quiet("refused", f"refused {peer}: the host's connections are all in use")
             raise web.HTTPServiceUnavailable(text="This host is serving all it takes")
-        self.players.take(peer)
+        kind.per_address.take(peer)
         try:
             await websocket.prepare(request)
             columns, rows = clamp_size(
                 _whole(request.query.get("width"), 80), _whole(request.query.get("height"), 24)
             )
-            folder = self.folder / browser.digest
+            folder = kind.folder(browser)
             folder.mkdir(parents=True, exist_ok=True, mode=0o700)
             env = web_environment(
                 client_environment(os.environ, folder, "xterm-256color"), columns, rows
@@ -695,29 +860,29 @@ class WebGateway:
             sockname = request.transport.get_extra_info("sockname") if request.transport else None
             reached = reached_address(str(sockname[0])) if sockname else ""
             client = WebSession(
-                self.command(browser, reached), env=env, cwd=folder, output=websocket.send_bytes
+                kind.command(browser, reached), env=env, cwd=folder, output=websocket.send_bytes
             )
             await client.start()
         except BaseException as error:
-            self._give_back(peer)
+            self._give_back(peer, kind)
             if isinstance(error, OSError):  # no process (out of descriptors or memory)
                 self.quiet("no client", f"could not start a client for {peer}: {error}")
                 with contextlib.suppress(Exception):
                     await websocket.close(message=b"This Clowder host cannot start a client now")
                 return None
             raise
-        session = BrowserSession(browser, websocket, client, peer)
-        self.playing[browser.digest] = session
+        session = BrowserSession(browser, websocket, client, peer, kind)
+        kind.sessions[browser.digest] = session
         self.sessions.add(session)
         self.log(
-            f"Web: browser {browser.digest[:8]} from {peer} plays "
+            f"Web: browser {browser.digest[:8]} from {peer} {kind.label} "
             f"(pid {client.pid}, {columns}x{rows})"
         )
         return session
 
-    def _give_back(self, peer: str) -> None:
-        self.budget.give_back()
-        self.players.give_back(peer)
+    def _give_back(self, peer: str, kind: SessionKind) -> None:
+        kind.budget.give_back()
+        kind.per_address.give_back(peer)
         if self.shared is not None:
             self.shared.give_back(SESSION_DESCRIPTORS)
 
@@ -735,10 +900,11 @@ class WebGateway:
             await client.quit()
             status = await running
             ended.cancel()
-            if self.playing.get(session.browser.digest) is session:
-                del self.playing[session.browser.digest]
+            sessions = session.kind.sessions
+            if sessions.get(session.browser.digest) is session:
+                del sessions[session.browser.digest]
             self.sessions.discard(session)
-            self._give_back(session.peer)
+            self._give_back(session.peer, session.kind)
             with contextlib.suppress(Exception):
                 await websocket.close()
             session.finished.set()

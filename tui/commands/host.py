@@ -464,8 +464,9 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
 
 
 def say_doors(where: str, port: int, doors: Doors) -> None:
-    """The start-up log's lines for people: every way to join this host, and a QR code of
-    the web address for phones (when there is one, and segno to draw it)."""
+    """The start-up log's lines for people: every way to join this host, a QR code of the
+    web address for phones (when there is one, and segno to draw it), and the room screen's
+    page for a TV."""
     from net.client.discovery import ssh_command, web_url
 
     log(f"Join with Clowder installed: clowder join {where}:{port}")
@@ -478,6 +479,7 @@ def say_doors(where: str, port: int, doors: Doors) -> None:
 
         for line in qr_lines(url) or []:
             print(f"    {line}", flush=True)
+        log(f"Room screen for a TV or a projector (read-only): {url}room")
 
 
 KEEP_OPEN_LOG_QUIET_S = 60.0
