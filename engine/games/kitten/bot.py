@@ -4,7 +4,10 @@ The levels (the game's ``bots``): ``easy`` is :class:`PlainKittenBot` (its
 own hand plus the deck's average, a fixed challenge threshold); ``normal``
 is :class:`KittenBot` (described below); ``hard`` is :class:`HardKittenBot`,
 the same sampled beliefs scored by what each choice does to the bot's chance
-of being the last player holding cards.
+of being the last player holding cards, and in a duel a model of the other
+player (:class:`OpponentModel`: a sampling player like ``normal`` or a plain
+one like ``easy``, learnt from the hands each call reveals) that it reads bids
+with and plays its raises against.
 
 :class:`KittenBot` sees only its view. The cards it cannot see (the chosen
 deck minus its own hand, the special cards played face up, and the cards it
@@ -13,8 +16,11 @@ random into the other hands and the flip, many times. Each sample is weighted
 by the other players' bids this round (a bidder more likely holds what they
 bid), which is how the bot *reads bids*, and by the public side of every Go
 Fish it was not part of (the taker holds at least as many of the thing as were
-handed over; the giver has no normal card showing it left). From the weighted
-samples it knows, for every accessory and colour, P(total >= n) and
+handed over; the giver has no normal card showing it left). At a big table
+the product of every player's bids leaves a handful of deals with nearly all
+the weight, so the weights are tempered until a share of the deals counts
+(:data:`ESS_SHARE`): a belief read from eight deals of 170 is noise. From the
+weighted samples it knows, for every accessory and colour, P(total >= n) and
 P(total = n), and it scores each choice by the chance that it costs the bot a
 card this round:
 
@@ -44,9 +50,11 @@ challenges a bid above that expected count (plus a fixed margin).
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from engine.core import Rng
@@ -107,6 +115,12 @@ OPEN_SPAN = 4
 """An opening bid is weighed at most this far from the expected total (lower ones are safe
 from a challenge anyway, and leave the next player an easy raise)."""
 
+ESS_SHARE = 0.3
+"""The deals' weights are tempered (:func:`_tempered`) until at least this share of the
+deals counts (their effective number)."""
+TEMPER_STEPS = 8
+"""Bisection steps that find the tempering power."""
+
 _THING_INDEX = {thing: index for index, thing in enumerate(THINGS)}
 
 
@@ -126,7 +140,17 @@ class Belief:
     :data:`_LANE` bits. So a hand's counts are one ``sum()`` of integers.
     """
 
-    def __init__(self, view: dict[str, Any], rng: Rng, samples: int) -> None:
+    def __init__(
+        self,
+        view: dict[str, Any],
+        rng: Rng,
+        samples: int,
+        readers: dict[int, BidReader] | None = None,
+        share: float | None = None,
+    ) -> None:
+        """``readers``: for some other players, how likely their bids are for a hand (its
+        counts per thing), in place of :func:`_bid_likelihood` (see :class:`OpponentModel`);
+        ``share``: the effective share of deals tempering keeps (:data:`ESS_SHARE`)."""
         seat: int = view["seat"]
         self.hand: list[str] = list(view["hand"] or [])
         counts: list[int] = view["hand_counts"]
@@ -173,8 +197,11 @@ class Belief:
         for other, size in others:
             base = sum(map(_PACKS.__getitem__, known.get(other, [])))
             bids = bids_by.get(other)
-            likely: tuple[dict[int, float], list[dict[str, Any]]] | None = (
-                ({}, bids) if bids else None
+            reader = (readers or {}).get(other)
+            if reader is None and bids:
+                reader = functools.partial(_bid_likelihood, bids=bids)
+            likely: tuple[dict[int, float], BidReader] | None = (
+                ({}, reader) if reader is not None and bids else None
             )
             end = position + max(size, 0)
             players.append((base, position, end, likely, facts.get(other), self._adds[other]))
@@ -193,10 +220,10 @@ class Belief:
                 adds = _adds(packed)
                 sums += adds
                 if likely is not None:
-                    seen, bids = likely
+                    seen, read = likely
                     chance = seen.get(adds)
                     if chance is None:
-                        chance = seen[adds] = _bid_likelihood(_unpack(adds), bids)
+                        chance = seen[adds] = read(_unpack(adds))
                     weight *= chance
                 if fish:
                     weight *= _fish_likelihood(packed, fish)
@@ -210,6 +237,9 @@ class Belief:
                 rows.append(sums + (flip & _COUNTS))
             self.weights.append(weight)
         self.totals = [[(row >> shift) & _MASK for row in rows] for shift in _SHIFTS]
+        keep = ESS_SHARE if share is None else share
+        if keep > 0.0:
+            self.weights = _tempered(self.weights, keep)
         self.mass = sum(self.weights) or 1.0
 
     @property
@@ -238,11 +268,44 @@ class Belief:
         return sum(t * w for t, w in zip(totals, self.weights, strict=True)) / self.mass
 
 
+BidReader = Callable[[list[int]], float]
+"""How likely a player's bids this round are if their hand shows these counts (per thing)."""
+
+
+def _effective(weights: list[float]) -> float:
+    """The effective number of samples of importance ``weights`` (Kish)."""
+    squares = sum(weight * weight for weight in weights)
+    return sum(weights) ** 2 / squares if squares else 0.0
+
+
+def _tempered(weights: list[float], share: float) -> list[float]:
+    """``weights`` raised to the largest power in (0, 1] that leaves an effective sample
+    share of at least ``share`` (the weights themselves when they already do).
+
+    At a big table every player's bids weight each deal, and the product leaves a handful
+    of deals carrying nearly all the weight: a belief read from eight of 170 deals is noise.
+    Tempering trusts the bids less than their full strength when the deals are too few to
+    carry it, rather than trusting a few deals fully.
+    """
+    if not weights or _effective(weights) >= share * len(weights):
+        return weights
+    top = max(weights)
+    logs = [math.log(weight / top) if weight > 0.0 else -745.0 for weight in weights]
+    low, high = 0.0, 1.0
+    for _ in range(TEMPER_STEPS):
+        middle = (low + high) / 2
+        if _effective([math.exp(middle * log) for log in logs]) >= share * len(weights):
+            low = middle
+        else:
+            high = middle
+    return [math.exp(low * log) for log in logs]
+
+
 _Other = tuple[
     int,
     int,
     int,
-    "tuple[dict[int, float], list[dict[str, Any]]] | None",
+    "tuple[dict[int, float], BidReader] | None",
     "list[tuple[int, int, bool]] | None",
     list[int],
 ]
@@ -631,24 +694,61 @@ class HardKittenBot(KittenBot):
       is valued by where the call will land, including calls between others;
     - a bid that comes back is faced as a choice between doubting it and
       raising again;
-    - in a duel (two players left) it weighs jump raises (up to
-      :data:`HARD_RAISE_SPAN` above the lowest legal count: a count its hand
-      makes likely but the opponent's does not draws a losing challenge), and
-      takes the opponent to doubt less readily (:data:`HARD_DOUBT_MARGIN`), as
-      sampling bots do: they raise while a raise is safer than the call.
+    - in a duel (two players left) it models the other player
+      (:class:`OpponentModel`) as a sampling player, which believes the bot's
+      bids and challenges a bid less likely than its best raise is safe, or a
+      plain one, which goes by its own hand; which of the two it is, the bot
+      learns from the hands each duel round reveals (:meth:`_learn`). It reads
+      the other's bids with that model (an opening's count, not just its
+      thing, says what its hand holds) and plays each raise out against it
+      (:class:`_DuelSearch`), up to :data:`DUEL_SPAN` above the lowest count:
+      a bid the other will believe, on a thing it lacks, draws a raise the bot
+      can then challenge. Special cards are still weighed by the rollouts
+      below, with jump raises (:data:`HARD_RAISE_SPAN`) and a calmer next
+      player (:data:`HARD_DOUBT_MARGIN`).
+
+    At three players or more it plays raises out as :class:`KittenBot` does,
+    the next players taken as plain doubters.
     """
+
+    models = True
+    """In a duel, model the other player (:class:`OpponentModel`) and search raises with it."""
+
+    def __init__(self, rng: Rng, **params: Any) -> None:
+        super().__init__(rng, **params)
+        self.kinds: dict[int, float] = {}
+        """Per other seat: the log-odds that it plays like a sampling player rather than a
+        plain one, learnt from the duel rounds the bot has seen revealed."""
+        self._seen: tuple[int, list[dict[str, Any]], list[int]] | None = None
+        """The round, its bids and the hand sizes at the bot's last decision."""
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
         legal: list[dict[str, Any]] = view.get("legal") or []
         if not legal:
             return None
+        if self.models:
+            self._learn(view)
         duel = sum(1 for size in view["deal_sizes"] if size) == 2
         # Jump raises and the calmer model of the next player pay off in a duel, where the
         # next player is the only one; at a bigger table (measured) they do not.
         self.raise_span = HARD_RAISE_SPAN if duel else RAISE_SPAN
         self.doubt_margin = HARD_DOUBT_MARGIN if duel else DOUBT_MARGIN
         keys = _legal_keys(legal)
-        belief = Belief(view, self.rng, self.samples)
+        seat: int = view["seat"]
+        other = next((o for o, size in enumerate(view["deal_sizes"]) if size and o != seat), None)
+        model: OpponentModel | None = None
+        reading: _Reading | None = None
+        if duel and self.models and other is not None:
+            model = OpponentModel(seat, view["hand_counts"], view["deck_set"], view["played"])
+            model.deal(self.rng)
+            reading = model.reader(_events(view["bids"], seat, other), self.sampler_share(other))
+        readers: dict[int, BidReader] | None = None
+        if reading is not None and other is not None:
+            readers = {other: reading}
+        if reading is None:
+            belief = Belief(view, self.rng, self.samples, readers)
+        else:
+            belief = Belief(view, self.rng, DUEL_DEALS, readers, DUEL_ESS_SHARE)
         standing: dict[str, Any] | None = view["bid"]
         sizes: list[int] = view["deal_sizes"]
         mine = max(sizes[view["seat"]], 1)
@@ -660,9 +760,16 @@ class HardKittenBot(KittenBot):
         later = self.later_risk / max(players_in, 2)
         rollouts = _HardRollouts(view, belief, self, later, theirs, hang)
         options: list[tuple[float, dict[str, Any]]] = []
-        bids = self._bids(view, belief, keys, rollouts)
-        if bids:
-            options.append(self._pick_bid(bids))
+        if model is not None and reading is not None and other is not None:
+            search = _DuelSearch(belief, model, other, reading, theirs + hang)
+            rows = search.raises(view, keys)
+            if rows:
+                risk, count, thing = min(rows, key=lambda row: (round(row[0], 3), -row[1]))
+                options.append((risk, {"type": "bid", "count": count, "thing": thing}))
+        else:
+            bids = self._bids(view, belief, keys, rollouts)
+            if bids:
+                options.append(self._pick_bid(bids))
         if standing is not None and _is_legal({"type": "challenge"}, keys):
             holds = belief.at_least(standing["thing"], standing["count"])
             options.append((holds - (1 - holds) * (theirs + hang), {"type": "challenge"}))
@@ -681,6 +788,42 @@ class HardKittenBot(KittenBot):
             fallback: dict[str, Any] = self.rng.choice(legal)
             return fallback
         return min(options, key=lambda option: option[0])[1]
+
+    def sampler_share(self, other: int) -> float:
+        """How likely ``other`` plays like a sampling player (rather than a plain one)."""
+        odds = self.kinds.get(other, 0.0) + math.log(SAMPLER_PRIOR / (1.0 - SAMPLER_PRIOR))
+        return 1.0 / (1.0 + math.exp(-odds))
+
+    def _learn(self, view: dict[str, Any]) -> None:
+        """After a duel round's reveal, weigh how the other player bid in it, now that its
+        hand is shown, under each kind of player (:meth:`OpponentModel.likelihoods`).
+
+        Only what the view showed: the bids the bot saw at its last decision of that round,
+        the call that ended it and the hands ``last_reveal`` lays open.
+        """
+        seen, reveal, seat = self._seen, view.get("last_reveal"), view["seat"]
+        self._seen = (view["round"], list(view["bids"]), list(view["hand_counts"]))
+        if seen is None or reveal is None or reveal["round"] != seen[0]:
+            return
+        sizes = seen[2]
+        others = [o for o, size in enumerate(sizes) if size and o != seat]
+        cards = next((hand["cards"] for hand in reveal["hands"] if hand["seat"] in others), None)
+        if len(others) != 1 or cards is None:
+            return
+        other = others[0]
+        bids = list(seen[1])
+        final: dict[str, Any] = reveal["bid"]
+        if not bids or bids[-1] != final:
+            bids.append(final)
+        called = reveal["call"] == "challenge" and reveal["caller"] == other
+        model = OpponentModel(seat, sizes, view["deck_set"], [])
+        model.deal(self.rng)
+        hand = _unpack(_adds(sum(_PACKS[code] for code in cards)))
+        events = _events(bids, seat, other, final if called else None)
+        sampler, plain = model.likelihoods(model.steps(events), hand)
+        step = max(-TYPE_EVIDENCE, min(TYPE_EVIDENCE, math.log(sampler / plain)))
+        odds = self.kinds.get(other, 0.0) + step
+        self.kinds[other] = max(-TYPE_CERTAINTY, min(TYPE_CERTAINTY, odds))
 
 
 class _HardRollouts(Rollouts):
@@ -741,3 +884,369 @@ class _HardRollouts(Rollouts):
             doubt = held - (1 - held) * (self.theirs + self.hang)
             self.returned[key] = min(doubt, self.return_risk)
         return self.returned[key]
+
+
+# The other player of a duel, modelled -------------------------------------------------------
+
+MODEL_DEALS = 160
+"""Deals of the bot's hand (and the flip) as another player, who cannot see it, imagines them."""
+OPEN_BELOW = 1.9
+"""A sampling player opens this far below the total it expects of the thing it bids..."""
+OPEN_SPREAD = 0.6
+"""...give or take this much (measured: KittenBot opens 1.86 to 1.95 below its mean, sd 0.52)..."""
+OPEN_SHARPNESS = 3.0
+"""...on the thing its hand shows most (KittenBot: 289 openings in 290; PlainKittenBot always)."""
+RAISE_SHARPNESS = 10.0
+"""A raise goes to the thing the raiser believes most at the next count (86-89% of KittenBot's)."""
+RISK_BASE = -0.04
+RISK_SLOPE = 0.86
+"""A sampling player's best raise risks about RISK_BASE + RISK_SLOPE x (1 - its belief in the
+raise) (KittenBot, measured in duels: residual sd 0.11 to 0.12)..."""
+CALL_RAMP = 0.25
+"""...and it challenges when the bid's chance to hold is below that risk: softly, the chance
+of a challenge rising from 0 to 1 over this width around the point."""
+PLAIN_MARGIN = 1.0
+"""A plain player challenges a bid more than this above what its hand and the deck's average
+make likely (as :class:`PlainKittenBot` does), opens one below that, rounded down, and raises
+its best thing by one."""
+PLAIN_RAMP = 1.0
+"""The width (in counts) over which a plain player's challenge goes from unlikely to likely."""
+READ_FLOOR = 0.05
+"""Any bid keeps at least this share of its likelihood (a person is neither kind of bot)."""
+SAMPLER_PRIOR = 0.5
+"""Before any round is revealed, the other player is as likely a sampling player as a plain one."""
+TYPE_EVIDENCE = 3.0
+"""One revealed round moves the log-odds of the other's kind by at most this much..."""
+TYPE_CERTAINTY = 6.0
+"""...and they stay within this much either way (a player may change their ways)."""
+DUEL_DEALS = 240
+"""Deals the hard bot's belief samples in a duel (its reading of the other is sharp)..."""
+DUEL_ESS_SHARE = 0.1
+"""...and the share of them tempering keeps (:data:`ESS_SHARE`)."""
+DUEL_SAMPLES = 90
+"""At most this many of the belief's deals (the likeliest-weighted are kept) play out a raise."""
+DUEL_SPAN = 5
+"""How far above the lowest legal count the duel search weighs raises."""
+DUEL_CONTINUE = 0.1
+"""What raising once more is taken to cost, when the model's answer comes back to the bot."""
+
+
+def _tail_at(tail: list[float], need: int) -> float:
+    """P(X >= need) from a tail table (``tail[j]`` is P(X >= j))."""
+    if need <= 0:
+        return 1.0
+    return tail[need] if need < len(tail) else 0.0
+
+
+_Event = tuple["dict[str, Any] | None", "dict[str, Any] | None", tuple[int, ...]]
+"""One thing the other player did in a round: the bid it faced (``None``: it opened), its own
+bid (``None``: it challenged the bid it faced), and the things (indexes) the bot had bid by then."""
+
+
+_Step = tuple["dict[str, Any] | None", "dict[str, Any] | None", list[list[float]]]
+"""An :data:`_Event` with, in place of the bot's bids, what a sampling player then believed
+of its hand (:meth:`OpponentModel.tails`)."""
+
+
+def _events(
+    bids: list[dict[str, Any]], seat: int, other: int, challenged: dict[str, Any] | None = None
+) -> list[_Event]:
+    """What ``other`` did in a round with these ``bids`` (and, if it ended so, the bid it
+    challenged), each with the things ``seat`` had bid by then."""
+    events: list[_Event] = []
+    mine: list[int] = []
+    before: dict[str, Any] | None = None
+    for bid in bids:
+        if bid["seat"] == other:
+            events.append((before, bid, tuple(mine)))
+        elif bid["seat"] == seat:
+            mine.append(_THING_INDEX[bid["thing"]])
+        before = bid
+    if challenged is not None:
+        events.append((challenged, None, tuple(mine)))
+    return events
+
+
+def _floored(chance: float) -> float:
+    return (1.0 - READ_FLOOR) * chance + READ_FLOOR
+
+
+class OpponentModel:
+    """The other player of a duel, as one of two kinds of player, from the bot's view alone.
+
+    A *sampling* player plays like :class:`KittenBot`: it cannot see the bot's hand, so it
+    imagines deals of it (and of the flip) from the cards it cannot see and weights each by
+    the bot's bids as :func:`_bid_likelihood` does (:meth:`tails`). It opens on its best
+    thing a little below what it expects, challenges a bid that is less likely to hold than
+    its best raise is safe, and otherwise raises by one on the thing it believes most
+    (:meth:`sampler_answer`). So a bid of the bot's moves what it believes.
+
+    A *plain* player plays like :class:`PlainKittenBot`: its own hand plus the deck's average
+    (:meth:`plain_answer`); the bot's bids move nothing.
+
+    For a hand the bot's :class:`Belief` samples for the other player, the model says how
+    likely its bids this round were under each kind (:meth:`likelihoods`, which is how the
+    bot reads them, :meth:`reader`) and what it would answer to a raise. The bot learns which
+    kind the other is from the rounds whose hands were revealed
+    (:meth:`HardKittenBot._learn`).
+    """
+
+    def __init__(
+        self, seat: int, sizes: list[int], deck_set: str, played: list[dict[str, Any]]
+    ) -> None:
+        self.seat = seat
+        self.size = sizes[seat]
+        others = [o for o, size in enumerate(sizes) if size and o != seat]
+        unseen = sum(sizes) + 1 - (sizes[others[0]] if others else 0)
+        means = _MEANS.get(deck_set)
+        if means is None:
+            means = _MEANS[deck_set] = _deck_means(deck_set)
+        self.expected = [mean * unseen for mean in means]
+        """What a plain player adds to its hand's count of each thing for the cards it cannot
+        see (the deck's average)."""
+        cards = Counter(deck(deck_set))
+        for entry in played:
+            cards[entry["card"]] -= 1
+        self.pool = [_PACKS[code] for code, count in cards.items() for _ in range(max(count, 0))]
+        self.odds: list[list[float]] = []
+        """Per deal, exp(BID_SHARPNESS x each count of the bot's imagined hand)."""
+        self.scale: list[float] = []
+        self.totals: list[list[int]] = [[] for _ in THINGS]
+        """Per thing, per deal: the imagined hand's count plus the flip's."""
+        self._tails: dict[tuple[int, ...], list[list[float]]] = {}
+
+    def deal(self, rng: Rng, deals: int = MODEL_DEALS) -> None:
+        """Imagine ``deals`` deals of the bot's hand and the flip, as a sampling player would."""
+        shuffler = random.Random(rng.next_u64())
+        size, pool = self.size, self.pool
+        for _ in range(deals):
+            drawn = shuffler.sample(pool, min(size + 1, len(pool)))
+            adds = _unpack(_adds(sum(drawn[:size])))
+            flip = _unpack(drawn[size] & _COUNTS) if len(drawn) > size else [0] * len(THINGS)
+            odds = [_ODDS[min(amount, BELIEF_CAP)] for amount in adds]
+            self.odds.append(odds)
+            self.scale.append(sum(odds))
+            for index, amount in enumerate(adds):
+                self.totals[index].append(amount + flip[index])
+
+    def tails(self, bid: tuple[int, ...]) -> list[list[float]]:
+        """Per thing, ``tail[j]`` = P(the bot's hand and the flip show >= j) as a sampling
+        player believes it once the bot has bid the things ``bid`` (indexes) this round."""
+        key = tuple(sorted(bid))
+        found = self._tails.get(key)
+        if found is not None:
+            return found
+        weights = []
+        for odds, scale in zip(self.odds, self.scale, strict=True):
+            weight = 1.0
+            for index in key:
+                weight *= odds[index] / scale
+            weights.append(weight)
+        weights = _tempered(weights, ESS_SHARE)  # as the sampling player's own belief is
+        mass = sum(weights) or 1.0
+        tails = []
+        for totals in self.totals:
+            histogram = [0.0] * (max(totals, default=0) + 2)
+            for total, weight in zip(totals, weights, strict=True):
+                histogram[total] += weight
+            running = 0.0
+            tail = [0.0] * len(histogram)
+            for total in range(len(histogram) - 1, -1, -1):
+                running += histogram[total]
+                tail[total] = running / mass
+            tails.append(tail)
+        self._tails[key] = tails
+        return tails
+
+    @staticmethod
+    def sampler_answer(
+        tails: list[list[float]], count: int, index: int, hand: list[int]
+    ) -> tuple[float, int]:
+        """A sampling player holding ``hand`` (counts per thing) faces ``count`` of
+        ``THINGS[index]``: the chance it challenges, and the thing it raises on otherwise."""
+        holds = _tail_at(tails[index], count - hand[index])
+        best, believed = 0, -1.0
+        for other, tail in enumerate(tails):
+            chance = _tail_at(tail, count + 1 - hand[other])
+            if chance > believed:
+                best, believed = other, chance
+        edge = (RISK_BASE + RISK_SLOPE * (1.0 - believed) - holds) / CALL_RAMP + 0.5
+        return min(1.0, max(0.0, edge)), best
+
+    def plain_answer(self, hand: list[int], count: int, index: int) -> tuple[float, int]:
+        """A plain player holding ``hand`` faces ``count`` of ``THINGS[index]``: the chance it
+        challenges, and the thing it raises on otherwise (its best)."""
+        doubt = hand[index] + self.expected[index] + PLAIN_MARGIN
+        edge = (count - doubt) / PLAIN_RAMP + 0.5
+        best = max(range(len(hand)), key=hand.__getitem__)
+        return min(1.0, max(0.0, edge)), best
+
+    def steps(self, events: list[_Event]) -> list[_Step]:
+        """``events`` with what a sampling player believed of the bot's hand at each."""
+        return [(standing, bid, self.tails(mine)) for standing, bid, mine in events]
+
+    def likelihoods(self, steps: list[_Step], hand: list[int]) -> tuple[float, float]:
+        """How likely the other player did what ``steps`` say holding ``hand`` (counts per
+        thing), as a sampling player and as a plain one (each act floored at
+        :data:`READ_FLOOR`)."""
+        sampler = plain = 1.0
+        best = [math.exp(OPEN_SHARPNESS * min(amount, BELIEF_CAP)) for amount in hand]
+        favourite = sum(best)
+        for standing, bid, tails in steps:
+            if bid is None:  # it challenged the bid it faced
+                assert standing is not None
+                at = _THING_INDEX[standing["thing"]]
+                calls = self.sampler_answer(tails, standing["count"], at, hand)[0]
+                sampler *= _floored(calls)
+                plain *= _floored(self.plain_answer(hand, standing["count"], at)[0])
+                continue
+            index = _THING_INDEX[bid["thing"]]
+            if standing is None:  # the opening: its best thing, a little below its count
+                thing = best[index] / favourite
+                expected = hand[index] + sum(tails[index][1:])
+                miss = (bid["count"] - expected + OPEN_BELOW) / OPEN_SPREAD
+                sampler *= _floored(thing * math.exp(-0.5 * miss * miss))
+                target = max(1, int(hand[index] + self.expected[index]) - 1)
+                miss = (bid["count"] - target) / OPEN_SPREAD
+                plain *= _floored(thing * math.exp(-0.5 * miss * miss))
+                continue
+            count = standing["count"]
+            beliefs = [_tail_at(tail, count + 1 - hand[t]) for t, tail in enumerate(tails)]
+            odds = [math.exp(RAISE_SHARPNESS * belief) for belief in beliefs]
+            as_sampler = odds[index] / sum(odds)
+            as_plain = best[index] / favourite
+            if standing["seat"] != bid["seat"]:  # it could have challenged, and did not
+                at = _THING_INDEX[standing["thing"]]
+                as_sampler *= 1.0 - self.sampler_answer(tails, count, at, hand)[0]
+                as_plain *= 1.0 - self.plain_answer(hand, count, at)[0]
+            sampler *= _floored(as_sampler)
+            plain *= _floored(as_plain)
+        return sampler, plain
+
+    def reader(self, events: list[_Event], share: float) -> _Reading:
+        """How likely the other player's bids this round (``events``) are for a hand of
+        theirs, if it is a sampling player with chance ``share``, else a plain one."""
+        return _Reading(self, events, share)
+
+
+class _Reading:
+    """:meth:`OpponentModel.likelihoods` of one round's events, remembered per hand (a
+    :data:`BidReader` for :class:`Belief`, and each deal's kind for :class:`_DuelSearch`)."""
+
+    def __init__(self, model: OpponentModel, events: list[_Event], share: float) -> None:
+        self.model, self.events, self.share = model, events, share
+        self.steps = model.steps(events)
+        self.seen: dict[tuple[int, ...], tuple[float, float]] = {}
+
+    def likelihoods(self, hand: list[int]) -> tuple[float, float]:
+        key = tuple(hand)
+        found = self.seen.get(key)
+        if found is None:
+            found = self.seen[key] = self.model.likelihoods(self.steps, hand)
+        return found
+
+    def __call__(self, hand: list[int]) -> float:
+        sampler, plain = self.likelihoods(hand)
+        return self.share * sampler + (1.0 - self.share) * plain
+
+    def sampler_share(self, hand: list[int]) -> float:
+        """How likely the other is a sampling player if it holds ``hand``."""
+        if not self.events:
+            return self.share
+        sampler, plain = self.likelihoods(hand)
+        mixed = self.share * sampler + (1.0 - self.share) * plain
+        return self.share * sampler / mixed if mixed > 0.0 else self.share
+
+
+class _DuelSearch:
+    """The raises of a duel weighed against the modelled other player (see
+    :meth:`HardKittenBot.choose`): in each of the likeliest deals, the other challenges or
+    raises as its kind would, seeing the bot's bids; a challenge costs the bot a card when its
+    bid fails and wins it ``won`` when it holds; a raise comes back to the bot, which then
+    challenges it (judged over the deals in which that raise is what the other would bid) or
+    raises again at :data:`DUEL_CONTINUE`."""
+
+    def __init__(
+        self, belief: Belief, model: OpponentModel, other: int, reading: _Reading, won: float
+    ) -> None:
+        weights = belief.weights
+        kept = sorted(range(len(weights)), key=weights.__getitem__, reverse=True)[:DUEL_SAMPLES]
+        kept = [sample for sample in kept if weights[sample] > 0.0]
+        self.belief, self.model, self.won = belief, model, won
+        self.hands = [_unpack(belief._adds[other][sample]) for sample in kept]
+        self.masses = [weights[sample] for sample in kept]
+        self.mass = sum(self.masses)
+        self.totals = [[column[sample] for sample in kept] for column in belief.totals]
+        self.shares = [reading.sampler_share(hand) for hand in self.hands]
+        """Per deal: how likely the other is a sampling player, given its bids and that hand."""
+        self.best = [hand.index(max(hand)) for hand in self.hands]
+        """Per deal: the thing a plain player holding that hand raises on (its best)."""
+        self.top = max((max(hand) for hand in self.hands), default=0)
+
+    def raises(
+        self, view: dict[str, Any], keys: set[tuple[Any, ...]]
+    ) -> list[tuple[float, int, str]]:
+        """Every raise worth weighing, as ``(cost, count, thing)``."""
+        if not self.hands:
+            return []
+        standing: dict[str, Any] | None = view["bid"]
+        seat: int = view["seat"]
+        mine = tuple(_THING_INDEX[bid["thing"]] for bid in view["bids"] if bid["seat"] == seat)
+        if standing is None:
+            means = {thing: self.belief.mean(thing) for thing in THINGS}
+            things = sorted(THINGS, key=means.__getitem__, reverse=True)[:OPEN_THINGS]
+        else:
+            things = list(THINGS)
+        rows: list[tuple[float, int, str]] = []
+        for thing in things:
+            index = _THING_INDEX[thing]
+            tails = self.model.tails((*mine, index))
+            if standing is None:
+                middle = int(means[thing])
+                span = range(max(1, middle - OPEN_SPAN), middle + OPEN_SPAN + 1)
+            else:
+                span = range(standing["count"] + 1, standing["count"] + 1 + DUEL_SPAN)
+            for count in span:
+                if _is_legal({"type": "bid", "count": count, "thing": thing}, keys):
+                    rows.append((self.cost(tails, count, index), count, thing))
+        return rows
+
+    def cost(self, tails: list[list[float]], count: int, index: int) -> float:
+        """The bot's expected loss, in its own cards, once it bids ``count`` of
+        ``THINGS[index]`` (``tails``: what a sampling player then believes of its hand).
+
+        :meth:`OpponentModel.sampler_answer` and :meth:`OpponentModel.plain_answer` for
+        every deal, worked out from tables by the other's count (the same arithmetic)."""
+        won, totals, span = self.won, self.totals, range(self.top + 1)
+        mine_totals = totals[index]
+        holds_at = [_tail_at(tails[index], count - amount) for amount in span]
+        raise_at = [[_tail_at(tail, count + 1 - amount) for amount in span] for tail in tails]
+        doubt = count - self.model.expected[index] - PLAIN_MARGIN
+        cost = 0.0
+        back = [0.0] * len(THINGS)
+        held = [0.0] * len(THINGS)
+        for deal, hand in enumerate(self.hands):
+            weight, share = self.masses[deal], self.shares[deal]
+            beliefs = [row[amount] for row, amount in zip(raise_at, hand, strict=True)]
+            believed = max(beliefs)
+            raised = beliefs.index(believed)
+            edge = (RISK_BASE + RISK_SLOPE * (1.0 - believed) - holds_at[hand[index]]) / CALL_RAMP
+            calls = min(1.0, max(0.0, edge + 0.5))
+            doubts = min(1.0, max(0.0, (doubt - hand[index]) / PLAIN_RAMP + 0.5))
+            called = share * calls + (1.0 - share) * doubts
+            if called:
+                cost += weight * called * (1.0 if mine_totals[deal] < count else -won)
+            rest = weight * share * (1.0 - calls)
+            back[raised] += rest
+            if totals[raised][deal] > count:
+                held[raised] += rest
+            best = self.best[deal]
+            rest = weight * (1.0 - share) * (1.0 - doubts)
+            back[best] += rest
+            if totals[best][deal] > count:
+                held[best] += rest
+        for raised, reach in enumerate(back):
+            if reach:
+                holds = held[raised] / reach
+                cost += reach * min(holds - (1.0 - holds) * won, DUEL_CONTINUE)
+        return cost / self.mass
