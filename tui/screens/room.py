@@ -38,6 +38,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
+from textual.geometry import Size
 from textual.renderables.digits import Digits
 from textual.screen import Screen
 from textual.widget import Widget
@@ -60,6 +61,8 @@ ROOM_HEIGHTS: list[tuple[int, str]] = [(0, "-short"), (TALL_FROM, "-tall")]
 
 BIG_ROW = 3
 """Lines a standings row takes in big digits (Textual's 3x3 digits)."""
+BIG_WANTED = 2
+"""Leaders the compact layout makes room for in big digits (when the screen has the room)."""
 BIG_MIN_WIDTH = 44
 """A standings pane narrower than this draws every row as a line."""
 
@@ -142,11 +145,12 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def seat_name(seat: dict[str, Any]) -> str:
-    """A seat's holder for people: ``Ann``, ``Ann (away)``, ``Cy (deciding)``; ``""`` free."""
+def seat_name(seat: dict[str, Any], over: bool = False) -> str:
+    """A seat's holder for people: ``Ann``, ``Ann (away)``, ``Cy (deciding)``; ``""`` free.
+    At a finished table (``over``) who is still there is nobody's business."""
     name = str(seat.get("name") or "")
-    if not name:
-        return ""
+    if not name or over:
+        return name
     if seat.get("reserved"):
         return f"{name} (deciding)"
     if seat.get("covered"):
@@ -232,8 +236,9 @@ def seat_rows(table: dict[str, Any], width: int) -> list[Text]:
     winners = set(winners_of(table))
     rows: list[Text] = []
     free = 0
+    over = table.get("status") == "over"
     for index, seat in enumerate(seats):
-        name = seat_name(seat)
+        name = seat_name(seat, over)
         if not name:
             free += 1
             continue
@@ -260,8 +265,9 @@ def people_line(table: dict[str, Any], width: int) -> Text:
     winners = set(winners_of(table))
     parts: list[str] = []
     free = 0
+    over = table.get("status") == "over"
     for index, seat in enumerate(seats):
-        name = seat_name(seat)
+        name = seat_name(seat, over)
         if not name:
             free += 1
             continue
@@ -283,8 +289,9 @@ def people_line(table: dict[str, Any], width: int) -> Text:
 
 def tables_lines(tables: Sequence[dict[str, Any]], width: int, height: int) -> list[Text]:
     """The tables in ``width`` x ``height``: each seat on a line where all fit; else the last
-    tables (the finished ones first) take two lines (title, people) until all fit; else as
-    many tables as fit and how many more there are."""
+    tables (the finished ones first) take two lines (title, people), then the blank lines
+    between tables go, for as many tables as can keep a line per seat; else as many tables
+    as fit and how many more there are."""
     if height <= 0 or width <= 0:
         return []
     shown = ordered(tables)
@@ -293,15 +300,16 @@ def tables_lines(tables: Sequence[dict[str, Any]], width: int, height: int) -> l
     full = [[title_line(table, width), *seat_rows(table, width)] for table in shown]
     short = [[title_line(table, width), people_line(table, width)] for table in shown]
 
-    def spaced_size(blocks: list[list[Text]]) -> int:
-        return sum(len(block) for block in blocks) + len(blocks) - 1
+    def size(blocks: list[list[Text]], spaced: bool) -> int:
+        return sum(len(block) for block in blocks) + (len(blocks) - 1 if spaced else 0)
 
-    blocks = list(full)
-    index = len(blocks) - 1
-    while index >= 0 and spaced_size(blocks) > height:
-        blocks[index] = short[index]
-        index -= 1
-    spaced = spaced_size(blocks) <= height  # a blank line between tables where all fit
+    blocks, spaced = short, False
+    for kept in range(len(shown), -1, -1):  # how many tables keep a line per seat
+        candidate = full[:kept] + short[kept:]
+        fits = [gap for gap in (True, False) if size(candidate, gap) <= height]
+        if fits:
+            blocks, spaced = candidate, fits[0]
+            break
     lines: list[Text] = []
     for index, block in enumerate(blocks):
         left = len(blocks) - index
@@ -504,6 +512,13 @@ class StandingsPane(Widget):
             return Text("Asking the host...", "italic")
         width, height = self.content_size
         return standings_renderable(self.tonight, width, height)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The lines the standings would like where the layout asks (``height: auto``, at
+        80x24): a line each, and room for the leaders' big digits; the tables get the rest."""
+        standings = (self.tonight or {}).get("standings") or []
+        people = sum(1 for row in standings if isinstance(row, dict) and not row.get("bot"))
+        return max(1, len(standings) + (BIG_ROW - 1) * min(people, BIG_WANTED))
 
 
 class CodePane(Widget):
