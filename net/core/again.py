@@ -115,7 +115,7 @@ class Evening:
         if proposal.answers.get(seat) != WAITING:
             return  # answered already: the first answer stands
         if accept:
-            self._take(proposal, seat, connected=True)
+            self._take(proposal, seat)
         else:
             self._decline(proposal, seat)
         self._settle(proposal)
@@ -204,7 +204,7 @@ class Evening:
         core.log(
             f"[{table.id}] {session.name} asks to play {game.title} again: table {new.table.id}"
         )
-        self._take(proposal, seat, connected=True)
+        self._take(proposal, seat)
         self._settle(proposal)
 
     def _start(self, proposal: Proposal) -> None:
@@ -219,13 +219,18 @@ class Evening:
 
     # Seats ----------------------------------------------------------------------------
 
-    def _take(self, proposal: Proposal, old_seat: int, *, connected: bool) -> None:
-        """Old seat ``old_seat``'s person plays again: their reserved seat, their token."""
+    def _take(self, proposal: Proposal, old_seat: int) -> None:
+        """Old seat ``old_seat``'s person plays again: their reserved seat, their token.
+
+        Not connected there until they are moved there (or come back with the token): a
+        person who says yes and then goes is, at the start, a dropped player (a bot covers
+        the seat after the takeover grace), never a seat that waits for nobody.
+        """
         info = proposal.old.table.seats[old_seat]
         new_seat = proposal.seat_map[old_seat]
         table = proposal.new.table
         table.sit(info.name or "", new_seat, player=info.player, token=info.token)
-        if not connected:
+        if not any(a.seat == new_seat for a in proposal.new.attached):
             table.disconnect(new_seat, proposal.new.now())
         proposal.answers[old_seat] = YES
 
@@ -260,7 +265,7 @@ class Evening:
                 if old.table.seats[old_seat].connected:
                     self._decline(proposal, old_seat)
                 else:
-                    self._take(proposal, old_seat, connected=False)
+                    self._take(proposal, old_seat)
             table = new.table
             if self.bots:
                 for index, info in enumerate(table.seats):
@@ -268,7 +273,12 @@ class Evening:
                         table.add_bot(seat=index)
             taken = [index for index, info in enumerate(table.seats) if not info.free]
             if table.free_seats and len(taken) >= table.game.min_players and taken:
-                table.shrink(taken)
+                new.shrink(taken)
+                proposal.seat_map = {
+                    old_seat: taken.index(new_seat)
+                    for old_seat, new_seat in proposal.seat_map.items()
+                    if new_seat in taken
+                }
         except TableError as error:  # not saved (a full disk): the table waits as it is
             self.core.log(f"[{new.table.id}] could not settle playing again: {error}")
         new.start_if_full()

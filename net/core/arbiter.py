@@ -236,7 +236,7 @@ class ClaimFigures:
             "lag": self.lag.to_data(),
             "lag_credited_ns": self.lag_credited_ns,
             "credited_ns": self.credited_ns,
-            "noticed_ns": self.noticed_ns,
+            **({} if self.noticed_ns is None else {"noticed_ns": self.noticed_ns}),
         }
 
 

@@ -919,7 +919,22 @@ class HostCore:
                 session.runner = runner
                 session.name = runner.table.seats[seat].name or message.name
                 table_id = runner.table.id
-                session.send(Joined(table=table_id, role="player", seat=seat, token=message.token))
+                # The token also held a seat at the finished table this one plays again (it
+                # may be closed by now): the client knows that one, and is told it moved
+                # (net.core.again; a client already at this table ignores it).
+                again_of = runner.table.again_of
+                old = self.tables.get(again_of or "")
+                held = old is None or old.table.seat_of(message.token) is not None
+                moved = again_of if again_of is not None and held else None
+                session.send(
+                    Joined(
+                        table=table_id,
+                        role="player",
+                        seat=seat,
+                        token=message.token,
+                        moved_from=moved,
+                    )
+                )
                 runner.attach(session, seat)
                 for peer in earlier:
                     self._taken_over(peer, runner, seat)
@@ -1033,6 +1048,8 @@ class HostCore:
         seat = runner.seat_of(session) if session.runner is runner else None
         if seat is None:
             raise TableError("not_at_table", f"You do not hold a seat at table {message.table}")
+        if runner.table.outcome is not None:  # before a claim's checks: the game is over
+            raise TableError("game_over", "The game is over; no move is taken now")
         if runner.storage_problem is not None:
             raise TableError("host_storage", runner.storage_problem)
         if runner.counting_down():

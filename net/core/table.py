@@ -41,7 +41,7 @@ from net.core.realtime import (
 )
 from net.core.tables import Table, TableError
 from net.core.timers import Timer, Timers
-from net.wire.messages import Message, Presence, View
+from net.wire.messages import Joined, Message, Presence, View
 
 BOT_DELAY_S = 0.6
 """How long a bot waits before acting, so people can follow what it does."""
@@ -318,6 +318,22 @@ class TableRunner:
         self.broadcast_presence()
         self._schedule()
         self._sync_reveal()
+
+    def shrink(self, keep: list[int]) -> None:
+        """Keep only the seats ``keep`` (a table that plays again, without the seats nobody
+        took): the table's seats and every attached peer's seat number follow, and a player
+        whose seat number changed is told with a ``joined`` of its new one."""
+        self.table.shrink(keep)
+        for attachment in self.attached:
+            if attachment.seat is None:
+                continue
+            old, new = attachment.seat, keep.index(attachment.seat)
+            attachment.seat = new
+            if new != old:
+                token = self.table.seats[new].token
+                attachment.peer.send(
+                    Joined(table=self.table.id, role="player", seat=new, token=token)
+                )
 
     def seat_of(self, peer: Peer) -> int | None:
         return next((a.seat for a in self.attached if a.peer is peer), None)
@@ -670,7 +686,12 @@ class TableRunner:
         arrived = self._timers.now_ns
         reported = min(reaction_ns, arrived - sent_at)  # never more than has passed
         try:
-            self.claim(seat, action, reveal, reported, arrived)
+            if self.table.game.is_claim(action):
+                self.claim(seat, action, reveal, reported, arrived)
+            else:
+                # An ordinary move while a moment is open (Kiitos' next letter while a word
+                # may be challenged) is applied as a person's is: at once, no claim event.
+                self.act(seat, action)
         except (IllegalAction, TableError) as error:  # a bot bug must not stall the table
             self.log(f"[{self.table.id}] bot at seat {seat} was refused: {error}")
 

@@ -32,11 +32,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from engine import registry
 from engine.bots import Bot, default_bot, make_bot
 from engine.core import Game
 from net.wire.messages import (
     PROTOCOL_VERSION,
     Act,
+    Again,
+    AgainAnswer,
     Created,
     CreateTable,
     Error,
@@ -62,6 +65,15 @@ WAIT_GIVE_UP_S = 240.0
 """A player whose table has not started after this long leaves it (and the host)."""
 MAX_RETRIES_PER_VERSION = 8
 """How often a refused move is thought over again from the same view."""
+AGAIN_CHANCE = 0.5
+"""After a game, the chance that a player asks to play again (a few seconds later)."""
+NEXT_GAME_CHANCE = 0.3
+"""When asking, the chance that it is another game (one that fits the people)."""
+AGAIN_YES = 0.75
+"""The chance that a player asked to play again says yes (else no, at once or late)."""
+MAX_AGAINS = 2
+"""How often one person asks to play again in a run (runs end)."""
+
 RACE_CHANCE = 0.6
 """At a real-time moment the person's bot would let pass (no claim), the chance that the
 person races for it anyway: Kiitos' bots seldom challenge, and without contests of two
@@ -241,6 +253,15 @@ class SimClient:
         self.over = False
         self.held = False
         """The table was held (``view.paused``) when its last view came."""
+        self.agains = MAX_AGAINS
+        """How often this person may still ask to play again."""
+        self.answering: str | None = None
+        """The finished table whose proposal this person is about to answer."""
+        self.said: set[str] = set()
+        """Finished tables whose proposal this person answered (asking is a yes): the
+        first answer stands, as at the host."""
+        self.left_tables: set[str] = set()
+        """Tables this person left (never to be moved from)."""
         self.got_seat_once = False
         self.created_pending = False
         self.old_pipes: list[Pipe] = []
@@ -352,6 +373,15 @@ class SimClient:
             self._error(pipe, message)
 
     def _joined(self, pipe: Pipe, message: Joined) -> None:
+        if message.moved_from is not None:  # the table plays again: a new game, anew
+            self.table = message.table
+            self.over = False
+            self.last_view = None
+            self.retries.clear()
+            self.drawn.clear()
+            self.waiting_since = None  # a new wait: one who waits too long goes home
+            self.brain = self._new_brain()  # a new game: nothing remembered of the last
+            self._cancel_plan()
         self.attached = True
         self.backoff_s = RECONNECT_FIRST_S
         pipe.seat = message.seat
@@ -407,6 +437,8 @@ class SimClient:
 
     def _view(self, message: View) -> None:
         self.last_view = message
+        if message.game_outcome is not None and message.again is not None:
+            self._asked(message)
         if message.paused:
             self.held = True
             self._cancel_plan()  # nobody may act while it is held: a person waits
@@ -419,7 +451,10 @@ class SimClient:
             if not self.over:
                 self.over = True
                 self._cancel_plan()
-                if self.rng.random() < 0.4:  # some leave once they have read the results
+                if self.player and self.agains and self.rng.random() < AGAIN_CHANCE:
+                    self.agains -= 1
+                    self.env.later(self, ns(self.rng.uniform(0.5, 8.0)), "again", self.gen)
+                elif self.rng.random() < 0.4:  # some leave once they have read the results
                     self.env.later(self, ns(self.rng.uniform(2.0, 30.0)), "leave_now", self.gen)
             return
         reveal = message.open_reveal
@@ -446,6 +481,9 @@ class SimClient:
         view = message.view
         if view is None or message.starting or message.paused:
             return  # before the deal, the real-time countdown, or held: nobody may act now
+        if view.get("game") != self.game.name:  # moved to another game ("next game")
+            self.game = registry.get(str(view.get("game")))
+            self.brain = self._new_brain()
         legal = view.get("legal") or []
         if not legal:
             return
@@ -567,6 +605,10 @@ class SimClient:
             self.old_pipes.clear()
         elif kind == "leave_now":
             self.leave_host()
+        elif kind == "again":
+            self._ask_again()
+        elif kind == "answer":
+            self._answer_again()
         elif kind == "waited":
             view = self.last_view
             waiting = view is None or view.view is None
@@ -586,6 +628,51 @@ class SimClient:
                 self._connect()
 
     # Faults --------------------------------------------------------------------
+
+    # Playing again ------------------------------------------------------------------
+
+    def _ask_again(self) -> None:
+        """Ask everyone to play again: the same game, or now and then another that fits."""
+        view = self.last_view
+        if self.pipe is None or not self.attached or view is None or view.game_outcome is None:
+            return
+        game = None
+        players = len((view.view or {}).get("players") or [])
+        if self.rng.random() < NEXT_GAME_CHANCE and players:
+            fits = [
+                name
+                for name in registry.names()
+                if registry.get(name).min_players <= players <= registry.get(name).max_players
+            ]
+            game = self.rng.choice(fits) if fits else None
+        if view.table in self.said:
+            return  # answered someone's proposal already
+        self.said.add(view.table)
+        self.env.send(self.pipe, Again(table=view.table, game=game))
+
+    def _asked(self, message: View) -> None:
+        """A proposal is open: answer it after a while (if this person has not yet)."""
+        status = message.again or {}
+        mine = next((s for s in status.get("seats") or [] if s.get("seat") == self.seat), None)
+        if mine is None or mine.get("answer") != "waiting" or self.answering == message.table:
+            return
+        self.answering = message.table
+        self.env.later(self, ns(self.rng.uniform(0.3, 12.0)), "answer", self.gen)
+
+    def _answer_again(self) -> None:
+        view = self.last_view
+        if self.pipe is None or view is None or view.again is None or self.answering is None:
+            return
+        table, self.answering = self.answering, None
+        if table in self.said:
+            return
+        self.said.add(table)
+        if self.rng.random() < AGAIN_YES:
+            self.env.send(self.pipe, AgainAnswer(table=table, accept=True))
+        else:
+            self.left_tables.add(table)  # never to be moved from it
+            self.env.send(self.pipe, AgainAnswer(table=table, accept=False))
+            self.env.later(self, ns(self.rng.uniform(1.0, 20.0)), "leave_now", self.gen)
 
     def fault(self, kind: FaultKind, away_s: float) -> str | None:
         """Apply a fault to this client's side; returns what the world must do to its links.

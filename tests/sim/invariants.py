@@ -411,9 +411,8 @@ def check_ruling(
             arrived = claim["arrived_ns"]
         else:
             reaction = truth.reaction_ns
-            arrived = (
-                claim["noticed_ns"] if claim["noticed_ns"] is not None else claim["arrived_ns"]
-            )
+            noticed = claim.get("noticed_ns")
+            arrived = noticed if noticed is not None else claim["arrived_ns"]
         lag = (arrived - sent) - reaction
         if lag <= allowance:
             honest.append((reaction, seat))

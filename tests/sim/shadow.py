@@ -58,6 +58,8 @@ class ShadowTable:
     closed_ns: int | None = None
     """When the host archived the table (its documented end), if it has."""
     now: float = 0.0
+    again_of: str | None = None
+    """The finished table whose people this table plays again with (its table record)."""
     _views: dict[tuple[int, int | None], dict[str, Any]] = field(default_factory=dict)
     _hidden: dict[tuple[int, int | None], Secrets] = field(default_factory=dict)
 
@@ -74,6 +76,8 @@ class ShadowTable:
         )
         table.records.append(record)
         table.last_record_ns = table.created_ns = now_ns
+        again_of = record.get("again_of")
+        table.again_of = again_of if isinstance(again_of, str) else None
         return table
 
     # Queries -----------------------------------------------------------------
@@ -189,7 +193,17 @@ class Shadows:
         self.step_records.append((table_id, record))
         table = self.tables.get(table_id)
         if table is None:
-            self.tables[table_id] = ShadowTable.from_header(record, self.now_ns)
+            table = self.tables[table_id] = ShadowTable.from_header(record, self.now_ns)
+            twins = [
+                other.id
+                for other in self.tables.values()
+                if table.again_of is not None and other.again_of == table.again_of
+            ]
+            if len(twins) > 1:
+                raise JournalDiverged(
+                    f"tables {', '.join(twins)} both play {table.again_of} again: two asks "
+                    "made two tables"
+                )
         else:
             table.feed(record, self.now_ns)
 

@@ -533,8 +533,11 @@ class World:
             return
         for sent in tags:
             message = sent.message
-            if isinstance(message, Act) and not self.game.is_claim(message.action):
-                self.step.acts.delivered.append((pipe, message))
+            if isinstance(message, Act):
+                shadow = self.shadows.tables.get(message.table)
+                game = shadow.game if shadow is not None else self.game  # next game: another
+                if not game.is_claim(message.action):
+                    self.step.acts.delivered.append((pipe, message))
         more = core.receive_data(pipe.conn, chunk.data, now)
         while more:
             more = core.handle_more(pipe.conn, now)
@@ -565,6 +568,12 @@ class World:
 
     def _follow(self, pipe: Pipe, message: Message) -> None:
         """Keep the pipe's own record of where it sits (what its frames are checked as)."""
+        if isinstance(message, Joined) and message.moved_from in pipe.client.left_tables:
+            raise Violation(
+                "again",
+                f"{pipe.client.describe()} said no to playing {message.moved_from} again, "
+                f"yet was moved to {message.table}",
+            )
         if isinstance(message, Joined):
             pipe.seat, pipe.table, pipe.last_version = message.seat, message.table, None
         elif isinstance(message, Left) or (

@@ -982,9 +982,9 @@ class Katootsie(Game[KatootsieState]):
         self._check_moment(state, action)
         self._may_play(state, seat)
         if state.call is not None:
-            raise InvalidAction(f"{state.name(state.call.seat)} already called Katootsie!")
+            raise IllegalAction(f"{state.name(state.call.seat)} already called Katootsie!")
         if len(self._still_in(state)) < 2:
-            raise InvalidAction("Nobody else can answer this letter")
+            raise IllegalAction("Nobody else can answer this letter")
         state.call = Call(seat, now + KATOOTSIE_SECONDS)
         self._open(state, now)
         state.record(
@@ -1005,14 +1005,14 @@ class Katootsie(Game[KatootsieState]):
         if seat not in voters:
             raise NotYourTurn("You do not vote on this")
         if any(cast[0] == seat for cast in votes):
-            raise InvalidAction("You have already voted")
+            raise IllegalAction("You have already voted")
 
     def _vote(
         self, state: KatootsieState, seat: int, action: Action, now: float, events: list[Event]
     ) -> None:
         vote = state.vote
         if state.phase != "vote" or vote is None:
-            raise InvalidAction("No answer is being voted on now")
+            raise IllegalAction("No answer is being voted on now")
         accept = action_field(action, "accept", bool)
         self._ballot(state, seat, vote.voters, vote.votes)
         vote.votes.append([seat, accept])
