@@ -167,7 +167,9 @@ async def test_reconnecting_with_the_token_restores_the_seat_and_full_view(tmp_p
             if step == 6:
                 before = view
                 assert ann._writer is not None
-                ann._writer.transport.abort()  # the link drops mid-game
+                transport = ann._writer.transport
+                assert transport is not None
+                transport.abort()  # the link drops mid-game
                 break
             action = bot.choose(view)
             if action is not None:
