@@ -50,6 +50,13 @@ STILL_EVERY = 4
 (6 s) until one does: an idle lobby (an SSH or browser player's on the host's own machine)
 costs its host and its client next to nothing. Choosing a host lists it at once."""
 
+CLIENT_PING_S = 30.0
+"""How often the app's clients ping their host. Nothing here reads a client's own round
+trip (the connection line shows the host's measurements, from its own pings), so a
+ping is only a check that the link still answers; once a second, it woke every
+player's process and the host for nothing (each SSH or browser player's runs on the
+host's own machine)."""
+
 LOOPBACK = "127.0.0.1"
 """This computer (as :data:`tui.hosting.LOOPBACK`, without importing the host)."""
 
@@ -210,6 +217,7 @@ class ClowderApp(App[int]):
         key, made = self.settings.key_for(self.player)
         if made:  # once per name: kept, so every host knows this player again
             self._save_settings()
+        options.setdefault("ping_interval_s", CLIENT_PING_S)
         return Client(endpoint[0], endpoint[1], self.player, player_key=key, **options)
 
     def _begin(self) -> None:
@@ -684,7 +692,13 @@ class ClowderApp(App[int]):
         client = self.listers.get(host.key)
         try:
             if client is None or not client.connected:
-                client = Client(host.address, host.port, self.player, reconnect=False)
+                client = Client(
+                    host.address,
+                    host.port,
+                    self.player,
+                    reconnect=False,
+                    ping_interval_s=CLIENT_PING_S,
+                )
                 await client.connect()
                 self.listers[host.key] = client
                 self._name_from_welcome(host, client)
