@@ -59,8 +59,10 @@ class ConnectionLine(TextLines):
         self.detail = detail
 
     def set_seats(self, seats: Sequence[dict[str, Any]], you: int | None) -> None:
+        """Show ``seats``; repainted only when what the line says changes (each round trip
+        is shown in whole milliseconds, and the host sends them every two seconds)."""
         self.you = you
-        self.seats = tuple(dict(seat) for seat in seats)
+        self.seats = tuple(_as_shown(seat) for seat in seats)
 
     def render(self) -> Text:
         look = read_look(self, "connection", LOOKS)
@@ -72,3 +74,12 @@ class ConnectionLine(TextLines):
             out.append(" · ", style=look("muted"))
             out.append_text(seat_text(seat, you=index == self.you, look=look))
         return out
+
+
+def _as_shown(seat: dict[str, Any]) -> dict[str, Any]:
+    """A seat with its round trip as the line shows it (whole milliseconds)."""
+    shown = dict(seat)
+    rtt = shown.get("rtt_ms")
+    if isinstance(rtt, int | float) and not isinstance(rtt, bool):
+        shown["rtt_ms"] = round(rtt)
+    return shown
