@@ -85,6 +85,19 @@ async def test_at_80x24_the_tables_the_standings_and_every_way_in_fit() -> None:
         assert "▀" in text or "▄" in text  # the QR code, whole, beside them
 
 
+async def test_the_standings_get_the_lines_they_need_as_the_night_goes_on() -> None:
+    app = RoomHarness(news="empty")
+    async with app.run_test(size=COMPACT) as pilot:
+        await pilot.pause()
+        assert "No game has finished yet" in drawn(app.screen)
+        app.room.show(tables(), tonight())  # five games later
+        await pilot.pause()
+        text = drawn(app.screen)
+        for name in ("Ann", "Dan", "Bea", "Cy", "Bot Tom", "Bot Mia"):
+            assert re.search(rf"·?\s+{name}\s.*of \d", text), name
+        assert "more" not in text
+
+
 async def test_on_a_tv_the_standings_are_big_and_every_seat_has_a_line() -> None:
     app = RoomHarness()
     async with app.run_test(size=TV) as pilot:
@@ -267,7 +280,7 @@ async def test_the_room_follows_a_host_live_redraws_only_changes_and_hides_every
                 looks += 1
                 assert looks < 2000, text
                 await pilot.pause(0.01)
-            assert re.search(r"Catchy!.*over · Bot \w+ wins", text)
+            assert re.search(r"Catchy!.*over · Bot \w+ (and Bot \w+ win|wins)", text), text
             draws, polls = app.draws, app.polls
             await until(pilot, lambda: app.polls >= polls + 4, "four more listings")
             assert app.draws == draws  # nothing changed, nothing drawn

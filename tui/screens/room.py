@@ -503,9 +503,11 @@ class StandingsPane(Widget):
 
     def show(self, tonight: dict[str, Any] | None) -> None:
         if tonight != self.tonight or not self.known:
+            wanted = self.wanted_lines()
             self.tonight, self.known = tonight, True
             self.border_title = tonight_title(tonight)
-            self.refresh()
+            # A new row changes the lines the standings want: the layout gives them anew.
+            self.refresh(layout=self.wanted_lines() != wanted)
 
     def render(self) -> RenderableType:
         if not self.known:
@@ -513,12 +515,17 @@ class StandingsPane(Widget):
         width, height = self.content_size
         return standings_renderable(self.tonight, width, height)
 
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        """The lines the standings would like where the layout asks (``height: auto``, at
-        80x24): a line each, and room for the leaders' big digits; the tables get the rest."""
+    def wanted_lines(self) -> int:
+        """The lines the standings would like: a line each, and room for the leaders' big
+        digits."""
         standings = (self.tonight or {}).get("standings") or []
         people = sum(1 for row in standings if isinstance(row, dict) and not row.get("bot"))
         return max(1, len(standings) + (BIG_ROW - 1) * min(people, BIG_WANTED))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """Where the layout asks (``height: auto``, at 80x24): :meth:`wanted_lines`; the
+        tables get the rest."""
+        return self.wanted_lines()
 
 
 class CodePane(Widget):
