@@ -178,6 +178,8 @@ class Client:
         self._pings: dict[int, int] = {}
         self._ping_ids = itertools.count(1)
         self._tasks: list[asyncio.Task[None]] = []
+        self.tonight: dict[str, Any] | None = None
+        """Tonight's standings as the host last said them (``scores.tonight``)."""
         self._closed = False
         self._early: list[Message] = []
 
@@ -340,11 +342,13 @@ class Client:
     async def get_scores(self) -> dict[str, Any]:
         """The host's scoreboard (``net.store.scoreboard.Scoreboard.summary``)."""
         reply = await self._request(GetScores(ref=next(self._refs)), Scores)
+        self.tonight = reply.tonight
         return reply.scores
 
     async def get_tonight(self) -> dict[str, Any] | None:
         """Tonight's standings on the host (``net.store.night``; ``None``: it keeps none)."""
         reply = await self._request(GetScores(ref=next(self._refs)), Scores)
+        self.tonight = reply.tonight
         return reply.tonight
 
     async def again(self, table: str, game: str | None = None, *, bots: int | None = None) -> None:

@@ -199,6 +199,11 @@ class Night:
             self.notices.append(f"Tonight's standings not saved ({error.strerror or error})")
 
 
+def read_night(state_dir: Path) -> Night | None:
+    """Tonight as kept in ``state_dir``, read only (``None``: none kept, or unreadable)."""
+    return _read(state_dir / FILE_NAME)
+
+
 def _row_key(info: Any, person: bool) -> str:
     if not person:
         return f"bot:{info.name}"

@@ -80,3 +80,35 @@ def test_a_damaged_file_is_reported_and_left_where_it_is(
 def test_help_lists_the_scores_command(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = scores(capsys, "--help")
     assert status == 0 and "--game" in out and "--state-dir" in out
+
+
+def test_tonight_shows_the_night_s_games_wins_and_rating_changes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``clowder scores --tonight`` (issue 31): tonight's standings, read from the state
+    folder a host keeps them in, survive the host; before any game, said plainly."""
+    from types import SimpleNamespace
+
+    from engine.core import Outcome
+    from net.store.night import Night
+
+    status, out, _ = scores(capsys, "--tonight", "--state-dir", str(tmp_path))
+    assert status == 0 and out.startswith("No game finished tonight")
+    night = Night.open(tmp_path, now=1000.0)
+    for index, winner in enumerate((0, 0)):
+        seats = [
+            SimpleNamespace(name="Ann", human=True, gave_up=False, player=None),
+            SimpleNamespace(name="Bot Tom", human=False, gave_up=False, player=None),
+        ]
+        table = SimpleNamespace(
+            id=f"t{index}",
+            seats=seats,
+            outcome=Outcome((1, 0), (winner,)),
+            game=SimpleNamespace(name="catchy", title="Catchy!"),
+        )
+        night.record(table, [0.0, 0.0], [{"rating": 1510, "change": 10}, None], 1000.0 + index)
+    status, out, _ = scores(capsys, "--tonight", "--state-dir", str(tmp_path))
+    assert status == 0 and "Tonight: 2 games" in out
+    ann = next(line for line in out.splitlines() if "Ann" in line)
+    assert ann.split("│")[2].strip() == "2" and "+10 +10" in ann
+    assert "Bot Tom (bot)" in out

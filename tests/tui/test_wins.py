@@ -165,3 +165,19 @@ async def test_a_game_over_the_network_ends_on_results_that_show_the_hosts_ratin
             assert any(line.startswith("  Bot Tom: 1,") for line in results.lines)
     finally:
         await host.close()
+
+
+def test_the_lobby_says_tonight_s_standings_in_one_line_above_the_wins() -> None:
+    """Issue 31: tonight's standings for the selected host, people only, in the lobby."""
+    from tui.widgets.wins import tonight_line
+
+    assert tonight_line(None) == [] and tonight_line({"games": 0, "standings": []}) == []
+    data = {
+        "games": 3,
+        "standings": [
+            {"name": "Ann", "bot": False, "wins": 2, "games": 3},
+            {"name": "Bea", "bot": False, "wins": 1, "games": 3},
+            {"name": "Bot Tom", "bot": True, "wins": 0, "games": 3},
+        ],
+    }
+    assert tonight_line(data) == ["Tonight, 3 games: Ann 2 wins, Bea 1"]

@@ -1,4 +1,5 @@
-"""``clowder scores [--game G]``: the ratings and wins this machine's host keeps, per game.
+"""``clowder scores [--game G] [--tonight]``: the ratings and wins this machine's host
+keeps, per game; with ``--tonight``, tonight's standings (``net.store.night``).
 
 It reads the scoreboard in the state folder ``clowder host`` uses (the one
 ``clowder host --reset-scores`` forgets; ``--state-dir`` for another) and
@@ -24,6 +25,11 @@ PROG = "clowder scores"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", metavar="GAME", help="only this game (e.g. catchy)")
+    parser.add_argument(
+        "--tonight",
+        action="store_true",
+        help="tonight's standings: games, wins and rating changes since the night began",
+    )
     parser.add_argument(
         "--state-dir",
         type=Path,
@@ -77,6 +83,27 @@ def standings_table(title: str, rows: list[dict[str, Any]]) -> Any:
     return table
 
 
+def tonight_table(data: dict[str, Any]) -> Any:
+    """Tonight's standings as a rich table: games, wins, each game's rating change."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from net.wire.text import clean_text
+
+    games = int(data.get("games") or 0)
+    table = Table(title=f"Tonight: {games} game{'s' if games != 1 else ''}", title_justify="left")
+    table.add_column("Player")
+    table.add_column("Wins", justify="right")
+    table.add_column("Games", justify="right")
+    table.add_column("Rating changes")
+    for row in data.get("standings") or []:
+        changes = [c.get("change") for c in row.get("changes", [])]
+        shown = " ".join("-" if c is None else f"{c:+d}" for c in changes)
+        name = clean_text(str(row["name"])) + (" (bot)" if row.get("bot") else "")
+        table.add_row(Text(name), str(row["wins"]), str(row["games"]), shown)
+    return table
+
+
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
@@ -86,6 +113,15 @@ def run(args: argparse.Namespace) -> int:
 
     games = chosen_games(args.game)
     state_dir: Path = args.state_dir or default_state_dir()
+    if args.tonight:
+        from net.store.night import read_night
+
+        night = read_night(state_dir)
+        if night is None or not night.games:
+            print(f"No game finished tonight on the host whose state is in {state_dir}.")
+            return 0
+        Console(highlight=False).print(tonight_table(night.to_data()))
+        return 0
     board = Scoreboard(state_dir, read_only=True)
     for notice in board.take_notices():
         print(f"{PROG}: {notice}", file=sys.stderr)

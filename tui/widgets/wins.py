@@ -1,4 +1,5 @@
-"""The lobby's line of a host's scoreboard: wins per game (``net.store.scoreboard.wins_line``)."""
+"""The lobby's lines of a host's scoreboard: tonight's standings in one line (``net.store.night``)
+and wins per game (``net.store.scoreboard.wins_line``)."""
 
 from __future__ import annotations
 
@@ -25,8 +26,11 @@ class HostWins(Static):
         if cleaned == self._shown:
             return
         self._shown = cleaned
-        self.update("\n".join(["Wins here:", *cleaned]) if cleaned else "")
-        self.display = bool(cleaned)
+        tonight = [line for line in cleaned if line.startswith("Tonight")]
+        wins = [line for line in cleaned if not line.startswith("Tonight")]
+        shown = tonight + (["Wins here:", *wins] if wins else [])
+        self.update("\n".join(shown))
+        self.display = bool(shown)
 
 
 async def fetch_wins(client: Any) -> list[str] | None:
@@ -40,4 +44,18 @@ async def fetch_wins(client: Any) -> list[str] | None:
     except ClientError:
         return None
     titles = {name: registry.get(name).title for name in registry.names()}
-    return wins_line(scores, titles)
+    return [*tonight_line(getattr(client, "tonight", None)), *wins_line(scores, titles)]
+
+
+def tonight_line(data: dict[str, Any] | None) -> list[str]:
+    """``Tonight, 3 games: Ann 2 wins, Bea 1, Cy 0`` (people only; none before a game)."""
+    if not data or not data.get("games"):
+        return []
+    games = int(data["games"])
+    people = [row for row in data.get("standings") or [] if not row.get("bot")]
+    parts = [
+        f"{row['name']} {row['wins']}" + (" wins" if index == 0 else "")
+        for index, row in enumerate(people[:5])
+    ]
+    more = f", +{len(people) - 5} more" if len(people) > 5 else ""
+    return [f"Tonight, {games} game{'s' if games != 1 else ''}: {', '.join(parts)}{more}"]
