@@ -90,6 +90,7 @@ def test_two_people_asking_at_the_same_instant_make_one_table_and_both_play_it()
         assert client.last("view")["table"] == new.table.id
     seats = {info.name: index for index, info in enumerate(new.table.seats)}
     assert seats == {"Ann": 0, "Bea": 1}  # each keeps their seat
+    assert new.table.seed != runner.table.seed  # dealt anew: who begins follows the rulebook
 
 
 def test_a_decline_frees_the_seat_for_a_newcomer_and_the_decliner_stays_put() -> None:
