@@ -32,3 +32,22 @@ async def test_a_held_table_says_why_offers_no_move_and_says_when_it_goes_on() -
         await pilot.pause()
         assert table.view is not None and table.view["legal"] == view["legal"]
         assert list(app._notifications)[-1].message == "The host can save again: the game goes on."
+
+
+async def test_the_waiting_room_of_a_table_that_plays_again_names_who_is_deciding() -> None:
+    """Issue 31: seats held for people still deciding whether to play again are not free
+    seats, and the waiting room says whose they are."""
+    from textual.widgets import Static
+
+    app = TableHarness(catchy_view())
+    async with app.run_test(size=(80, 24)) as pilot:
+        seats = [
+            {"name": "Ann", "bot": False, "human": True, "connected": True},
+            {"name": "Bea", "bot": False, "human": False, "connected": False, "reserved": True},
+        ]
+        app.table.received(None, waiting={"seats": seats, "seat": 0})
+        await pilot.pause()
+        shown = str(app.table.query_one("#waiting", Static).render())
+        assert "Seated: Ann" in shown
+        assert "Deciding whether to play again: Bea" in shown
+        assert "free" not in shown

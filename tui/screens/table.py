@@ -459,10 +459,15 @@ class TableScreen(Screen[None], Generic[V]):
         """The waiting room (:attr:`waiting`): who is seated, how many seats are free."""
         seats = [] if self.waiting is None else self.waiting.get("seats") or []
         free = sum(1 for seat in seats if not seat.get("name"))
-        names = ", ".join(seat["name"] for seat in seats if seat.get("name"))
+        names = ", ".join(
+            seat["name"] for seat in seats if seat.get("name") and not seat.get("reserved")
+        )
+        deciding = ", ".join(seat["name"] for seat in seats if seat.get("reserved"))
         lines = [f"{self.game_title}: waiting for players"]
         if names:
             lines.append(f"Seated: {names}")
+        if deciding:  # a table that plays again: seats held while their people decide
+            lines.append(f"Deciding whether to play again: {deciding}")
         if free:
             lines.append(
                 f"{free} seat{'s' if free != 1 else ''} free: friends join from their lobby"
