@@ -246,6 +246,10 @@ class TableScreen(Screen[None], Generic[V]):
         """Tonight's standings on the host, sent with a finished game's views."""
         self._results: Any = None
         """The results screen on show (:class:`tui.screens.results.ResultsScreen`)."""
+        self._early_lines: list[Text] = []
+        """Chat lines that came before the screen was mounted (written once it is)."""
+        self._early_refusal: str | None = None
+        """The host's last refusal before the screen was mounted (shown once it is)."""
 
     # Keys ----------------------------------------------------------------------
 
@@ -332,11 +336,17 @@ class TableScreen(Screen[None], Generic[V]):
         self.query_one(ConnectionLine).set_seats(self._seats, self.seat)
         if self.spectator_chat != "shown":  # said before the screen was up
             self.call_after_refresh(self.said_line, rule_text(None, self.spectator_chat))
+        for line in self._early_lines:  # chat that came before the screen was up
+            self.call_after_refresh(self.said_line, line)
+        self._early_lines.clear()
         if self.view is None:
             self._show_waiting()
         else:
             # Drawn once the whole board is mounted (a view can come before the screen is up).
             self.call_after_refresh(self._draw_pending)
+        if self._early_refusal is not None:  # over the view's own prompt, once it is drawn
+            self.call_after_refresh(self.refused, self._early_refusal)
+            self._early_refusal = None
 
     def _mount_coach(self) -> None:
         """The coach's panel, just above the table's log (above the prompt if it has none)."""
@@ -661,6 +671,8 @@ class TableScreen(Screen[None], Generic[V]):
         if self._ready:
             self.query_one(PromptLine).refuse(reason)
             self.app.bell()
+        else:
+            self._early_refusal = reason
 
     # Intents up ----------------------------------------------------------------
 
@@ -668,6 +680,8 @@ class TableScreen(Screen[None], Generic[V]):
         """A chat line from the host (already cleaned): into the log, else a toast."""
         if self._ready:
             self.said_line(chat_text(name, seat, text))
+        else:
+            self._early_lines.append(chat_text(name, seat, text))
 
     def said_line(self, line: Text) -> None:
         """A line of the table's talk into the log (a toast on a screen without one)."""
