@@ -45,6 +45,7 @@ TOP_LEVEL = {
     "pyproject.toml",
     "README.md",
     "LICENSE",
+    "MANIFEST.in",  # keeps tests/ out of the sdist (setuptools adds tests/test*.py unasked)
     ".gitignore",
     ".ci",
     "engine",

@@ -18,6 +18,9 @@ from typing import NoReturn
 from tui.commands import UsageError
 
 PROG = "clowder"
+DISTRIBUTION = "clowder-cards"
+"""The name Clowder is installed by (``pip install clowder-cards``): ``clowder`` on the
+package index is another project. The command and the import packages keep their names."""
 DEFAULT_COMMAND = "lobby"
 FRAME_RATE = 120
 """Textual's frame cap (``TEXTUAL_FPS``, default 60). A change waits for the next frame,
@@ -25,6 +28,28 @@ so at 60 a new Black Cat card reaches the screen up to 17 ms late, and every
 player's reaction is timed from when it was drawn. Frames are only drawn
 when something changed, so a higher cap costs nothing at rest. Set before
 Textual is imported; a user's own ``TEXTUAL_FPS`` wins."""
+
+
+def version() -> str:
+    """This installation's version: its metadata, or, run from a source tree that was not
+    installed (or was, under an older name), the tree's own pyproject.toml."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version(DISTRIBUTION)
+    except PackageNotFoundError:
+        pass
+    import tomllib
+    from pathlib import Path
+
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    try:
+        project = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {})
+    except (OSError, ValueError):
+        return "unknown"
+    found = project.get("version") if project.get("name") == DISTRIBUTION else None
+    return str(found) if found else "unknown"
 
 
 def use_frame_rate() -> None:
@@ -76,11 +101,25 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see '{self.prog} --help')")
 
 
+class VersionAction(argparse.Action):
+    """``--version``: looked up only when asked (reading metadata costs every other run)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        print(f"{PROG} {version()} ({DISTRIBUTION})")
+        parser.exit()
+
+
 def build_parser(command: str | None) -> Parser:
     """The parser for ``clowder``; only ``command``'s module is imported, to add its arguments."""
     parser = Parser(
         prog=PROG,
         description="Clowder: cat-themed card games played together in terminals over a LAN.",
+    )
+    parser.add_argument(
+        "--version", action=VersionAction, help="print the version of this installation"
     )
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for name, (module_name, summary) in COMMANDS.items():

@@ -165,7 +165,7 @@ def served_files() -> Path:
         import textual_serve
     except ModuleNotFoundError:
         raise WebGatewayError(
-            "--web needs the web extra: pip install 'clowder[web]' (textual-serve)"
+            "--web needs the web extra: pip install 'clowder-cards[web]' (textual-serve)"
         ) from None
     return Path(textual_serve.__file__).resolve().parent / STATIC_FOLDER
 

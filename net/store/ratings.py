@@ -63,7 +63,7 @@ MAX_SIGMA = 1e3
 
 
 def available() -> bool:
-    """Whether openskill can be imported (``pip install 'clowder[ratings]'``)."""
+    """Whether openskill can be imported (``pip install 'clowder-cards[ratings]'``)."""
     try:
         from openskill.models import PlackettLuce  # noqa: F401
     except ImportError:
@@ -73,7 +73,7 @@ def available() -> bool:
 
 UNAVAILABLE = (
     "Ratings are off: the openskill package is not installed "
-    "(pip install 'clowder[ratings]'); wins are counted as before"
+    "(pip install 'clowder-cards[ratings]'); wins are counted as before"
 )
 """The host's one log line when :func:`available` is false."""
 

@@ -140,5 +140,8 @@ def run(args: argparse.Namespace) -> int:
         which = registry.get(args.game).title if args.game else "any game"
         print(f"No games of {which} counted in {state_dir} yet.")
     elif not board.data["ratings"]:
-        print("No ratings yet: a host rates games when openskill is installed (clowder[ratings]).")
+        print(
+            "No ratings yet: a host rates games when openskill is installed "
+            "(clowder-cards[ratings])."
+        )
     return 0
