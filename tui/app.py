@@ -394,6 +394,7 @@ class ClowderApp(App[int]):
         from net.wire.messages import Chat, ChatRule, Error, Joined, Presence, View
         from tui.screens.results import ResultsScreen
 
+        told_going = False  # the host said it goes (host_shutdown): the drop is no news
         while True:
             message = await client.incoming.get()
             seat = self.at_table
@@ -429,14 +430,20 @@ class ClowderApp(App[int]):
                 if seat.host:
                     self.seats.drop(seat.host, seat.table)
                 self.notify(clean_text(message.message), timeout=8)
+            elif isinstance(message, Error) and message.code == "host_shutdown":
+                # A notice, not a refusal of a move: the host stops or restarts, and the
+                # client comes back by itself when it can (the connection line says so).
+                told_going = True
+                self.notify(clean_text(message.message), title="The host", timeout=10)
             elif isinstance(message, Error) and message.ref is None:
                 seat.screen.refused(clean_text(message.message))
                 if isinstance(self.screen, ResultsScreen):  # the prompt is under the results
                     self.notify(clean_text(message.message), severity="warning", timeout=5)
             elif isinstance(message, ConnectionState):
                 seat.screen.link(message.connected, message.detail)
-                if not message.connected:
+                if not message.connected and not told_going:
                     self.notify(message.detail, severity="warning", timeout=3)
+                told_going = told_going and not message.connected
 
     async def _moved(self, seat: AtTable, joined: Joined) -> None:
         """The host moved us from the finished table to the one its people play again at (or

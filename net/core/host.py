@@ -830,11 +830,14 @@ class HostCore:
                     "aid, allowed only by a host started with --allow-fixed-deck",
                 )
 
-    def shutdown(self, now_ns: int) -> None:
-        """Tell every client the host is going, close every connection, stop every table."""
+    def shutdown(self, now_ns: int, message: str = "The host is shutting down") -> None:
+        """Tell every client the host is going, close every connection, stop every table.
+
+        ``message`` is the ``host_shutdown`` error's text, what a player reads: a host that
+        resumes its tables on its next start (``clowder host``) says they come back."""
         self.timers.set_now(now_ns)
         for session in list(self.connections.values()):
-            session.send_error("host_shutdown", "The host is shutting down")
+            session.send_error("host_shutdown", message)
             self._close(session)
         for runner in self.tables.values():
             runner.close()

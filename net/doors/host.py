@@ -257,15 +257,16 @@ class Host:
         self.log(f"Host {self.name!r} listening on {self.bind}:{self.port}{resumed}")
         self._pump()
 
-    async def close(self) -> None:
-        """Stop listening, tell every client, and close the journals."""
+    async def close(self, notice: str = "The host is shutting down") -> None:
+        """Stop listening, tell every client (``notice``: the text a player reads), and close
+        the journals."""
         self._closing = True
         if self._gc_task is not None:
             self._gc_task.cancel()
         if self._server is not None:
             self._server.close()
         self._driving = True
-        self.core.shutdown(time.monotonic_ns())
+        self.core.shutdown(time.monotonic_ns(), notice)
         self._pump()
         for cancel in (self._timer, self._pump_soon):
             if cancel is not None:
