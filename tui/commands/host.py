@@ -3,8 +3,21 @@
 It resumes the tables in its state directory, opens the ``--table`` tables
 (each spec is kept open: a resumed unfinished table of that game counts),
 advertises itself on the LAN unless ``--no-discovery``, and logs joins,
-starts and results to stdout. SIGINT or SIGTERM shut it down cleanly: the
-service is unregistered, clients are told, journals are closed.
+starts and results to stdout, one event a line with a level, in the form
+the reader needs (a terminal, the journal, a pipe, or ``--log-format json``:
+tui/commands/host_log.py).
+
+SIGINT or SIGTERM (``systemctl stop``) shut it down cleanly and at once:
+first the host stops taking moves and tells every client it is restarting
+(their seats are kept, and they come back by themselves), which closes
+their connections and the tables' journals (every accepted move is on disk
+already, and the scores and tonight's standings are written when a game
+ends); then the SSH and web doors close and the LAN advertisement goes.
+It exits 0, and resumes every table at its next start.
+
+``--print-systemd-unit`` prints, instead of serving, a systemd unit that
+runs this installation's host with the same flags as a service
+(tui/commands/systemd_unit.py).
 """
 
 from __future__ import annotations
@@ -23,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from net.core import limits
 from tui.commands import UsageError
 from tui.commands.address import DEFAULT_PORT
+from tui.commands.host_log import FORMATS, HostLog, Level
 from tui.commands.level import add_bot_level
 from tui.commands.reaction import add_bot_reaction, reaction_scale
 from tui.commands.tablespec import TableSpec, parse_table_spec
@@ -36,6 +50,11 @@ if TYPE_CHECKING:
     from net.doors.web_gateway import WebGateway
 
 KEEP_OPEN_CHECK_S = 1.0
+ADVERTISER_STOP_S = 3.0
+"""At most this long to say goodbye on the LAN at shutdown (a service has a stop deadline)."""
+RESTART_NOTICE = "The host is restarting; your seat is kept and you come back by yourself"
+"""What every player reads when this host stops (the ``host_shutdown`` error's text): its
+tables are on disk and resume at its next start, and clients reconnect by themselves."""
 WEB_PORT = 8080
 """``--web`` without a port (``net.doors.web_gateway.DEFAULT_WEB_PORT``, kept here so ``--help``
 needs no aiohttp)."""
@@ -124,9 +143,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     add_bot_level(parser, "the bots at this host's tables (unless a table names its own)")
     add_bot_reaction(parser)
+    add_service_flags(parser)
     add_ssh_flags(parser)
     add_web_flags(parser)
     add_limit_flags(parser)
+
+
+def add_service_flags(parser: argparse.ArgumentParser) -> None:
+    """The host on a spare box: its log for the journal or a machine, and its systemd unit."""
+    group = parser.add_argument_group(
+        "service", "run on a spare box under systemd: the log's form, and the unit to install"
+    )
+    group.add_argument(
+        "--log-format",
+        choices=FORMATS,
+        default="text",
+        help="text: a line per event with its level (plain outside a terminal); json: one "
+        "JSON object per line (default: %(default)s)",
+    )
+    group.add_argument(
+        "--qr",
+        action="store_true",
+        help="draw the web address's QR code in the log even when it is not a terminal",
+    )
+    group.add_argument(
+        "--print-systemd-unit",
+        action="store_true",
+        help="print a systemd unit that runs this host, with these flags, as a service "
+        "(its own state directory, restarted on failure, sandboxed), and exit",
+    )
 
 
 def add_ssh_flags(parser: argparse.ArgumentParser) -> None:
@@ -189,7 +234,7 @@ def add_web_flags(parser: argparse.ArgumentParser) -> None:
         const=WEB_PORT,
         metavar="PORT",
         help=f"also serve the game to browsers (default port {WEB_PORT}); "
-        "needs pip install 'clowder[web]'",
+        "needs pip install 'clowder-cards[web]'",
     )
     group.add_argument(
         "--web-password",
@@ -245,8 +290,20 @@ def host_limits(args: argparse.Namespace) -> limits.HostLimits:
         raise UsageError(str(error)) from None
 
 
-def log(line: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')} {line}", flush=True)
+_logs: dict[str, HostLog] = {}
+"""The log of this process's host (key ``"host"``), set by :func:`run` from the flags."""
+
+
+def host_log() -> HostLog:
+    """This host's log (plain text to stdout until :func:`run` chose its form)."""
+    if "host" not in _logs:
+        _logs["host"] = HostLog()
+    return _logs["host"]
+
+
+def log(line: str, level: Level | None = None) -> None:
+    """One event of the host's log: its level from the wording, unless given."""
+    host_log()(line, level)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -269,10 +326,19 @@ def run(args: argparse.Namespace) -> int:
     specs = [parse_table_spec(text) for text in args.table]
     args.ssh_access = ssh_access(args)
     check_web(args)
+    if args.print_systemd_unit:
+        from tui.cli import version
+        from tui.commands.systemd_unit import print_unit
+
+        parser = argparse.ArgumentParser()
+        configure(parser)
+        print_unit(parser, args, version=version())
+        return 0
+    _logs["host"] = HostLog(log_format=args.log_format, qr=True if args.qr else None)
     try:
         asyncio.run(serve(args, specs))
     except OSError as error:
-        log(f"cannot host: {error}")
+        log(f"cannot host: {error}", "error")
         return 1
     return 0
 
@@ -398,7 +464,7 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
         from net.store.scoreboard import reset
 
         forgot = reset(state_dir)
-        print("Scores reset" if forgot else "No scores to reset", flush=True)
+        log("Scores reset" if forgot else "No scores to reset")
     host = Host(
         name=args.name,
         bind=args.bind,
@@ -420,9 +486,15 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
     # Signals are caught before the port opens: a SIGTERM the moment the host is
     # reachable (a service manager, a test) still shuts it down cleanly.
     stop = asyncio.Event()
+    stopped_by: list[str] = []
+
+    def stop_on(signum: int) -> None:
+        stopped_by.append(signal.Signals(signum).name)
+        stop.set()
+
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
+        loop.add_signal_handler(signum, stop_on, signum)
     await host.start()
     gateway = web = None
     try:
@@ -452,15 +524,24 @@ async def serve(args: argparse.Namespace, specs: list[TableSpec]) -> None:
                     await stop.wait()
             keep_open(host, specs, failed)
     finally:
-        log("shutting down")
-        if advertiser is not None:
-            with contextlib.suppress(Exception):
-                await advertiser.stop()
+        # The host first: from here no move is taken, every client reads that the host is
+        # restarting, and the journals close. Then the doors, whose players' clients were
+        # just told, and last the LAN's goodbye, which may take a moment.
+        kept = sum(1 for runner in host.runners.values() if runner.table.outcome is None)
+        why = stopped_by[0] if stopped_by else "an error"
+        log(
+            f"Stopping ({why}): no more moves; {kept} unfinished table(s) kept, "
+            "resumed at the next start; telling every client"
+        )
+        await host.close(RESTART_NOTICE)
         if web is not None:
             await web.close()
         if gateway is not None:
             await gateway.close()
-        await host.close()
+        if advertiser is not None:
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(ADVERTISER_STOP_S):
+                    await advertiser.stop()
 
 
 def say_doors(where: str, port: int, doors: Doors) -> None:
@@ -474,11 +555,12 @@ def say_doors(where: str, port: int, doors: Doors) -> None:
         log(f"SSH: players with nothing installed type: {ssh_command(where, doors.ssh)}")
     if doors.web is not None:
         url = web_url(where, doors.web)
-        log(f"Web: players with a browser or a phone open: {url}")
-        from tui.widgets.qr import qr_lines
+        rows: list[str] = []
+        if host_log().qr:  # drawn for a person at a terminal, or when asked (--qr)
+            from tui.widgets.qr import qr_lines
 
-        for line in qr_lines(url) or []:
-            print(f"    {line}", flush=True)
+            rows = qr_lines(url) or []
+        host_log().picture(f"Web: players with a browser or a phone open: {url}", rows)
         log(f"Room screen for a TV or a projector (read-only): {url}room")
 
 
@@ -523,7 +605,7 @@ def keep_open(
                 failed[spec.game] = (logged_at, since + 1)
                 continue
             more = f" (and {since} more times)" if since else ""
-            log(f"cannot open table {spec.game}: {error}{more}")
+            log(f"cannot open table {spec.game}: {error}{more}", "warning")
             failed[spec.game] = (now, 0)
 
 
