@@ -65,14 +65,10 @@ WAIT_GIVE_UP_S = 240.0
 """A player whose table has not started after this long leaves it (and the host)."""
 MAX_RETRIES_PER_VERSION = 8
 """How often a refused move is thought over again from the same view."""
-AGAIN_CHANCE = 0.5
-"""After a game, the chance that a player asks to play again (a few seconds later)."""
 NEXT_GAME_CHANCE = 0.3
 """When asking, the chance that it is another game (one that fits the people)."""
 AGAIN_YES = 0.75
 """The chance that a player asked to play again says yes (else no, at once or late)."""
-MAX_AGAINS = 2
-"""How often one person asks to play again in a run (runs end)."""
 
 RACE_CHANCE = 0.6
 """At a real-time moment the person's bot would let pass (no claim), the chance that the
@@ -253,8 +249,11 @@ class SimClient:
         self.over = False
         self.held = False
         """The table was held (``view.paused``) when its last view came."""
-        self.agains = MAX_AGAINS
-        """How often this person may still ask to play again."""
+        self.agains = 0
+        """How often this person may still ask to play again (the world sets it from its
+        profile, with :attr:`again_chance`)."""
+        self.again_chance = 0.0
+        """After a game, the chance that this person asks to play again."""
         self.answering: str | None = None
         """The finished table whose proposal this person is about to answer."""
         self.said: set[str] = set()
@@ -451,7 +450,7 @@ class SimClient:
             if not self.over:
                 self.over = True
                 self._cancel_plan()
-                if self.player and self.agains and self.rng.random() < AGAIN_CHANCE:
+                if self.player and self.agains and self.rng.random() < self.again_chance:
                     self.agains -= 1
                     self.env.later(self, ns(self.rng.uniform(0.5, 8.0)), "again", self.gen)
                 elif self.rng.random() < 0.4:  # some leave once they have read the results

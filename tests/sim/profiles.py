@@ -38,6 +38,10 @@ class Profile:
     """Chance that the host's disk fills up once in a run (at a random journal record)."""
     disk_full_max_s: float = 0.0
     """The disk stays full for up to this many seconds, then space is freed again."""
+    again_chance: float = 0.0
+    """After a game, the chance that a player asks to play again (or another game)."""
+    max_agains: int = 0
+    """How often one person asks to play again in a run (runs end)."""
 
 
 QUICK = Profile(
@@ -54,6 +58,8 @@ QUICK = Profile(
     second_table_chance=0.0,
     disk_full_chance=0.3,
     disk_full_max_s=40.0,
+    again_chance=0.35,
+    max_agains=1,
 )
 
 LONG = Profile(
@@ -70,6 +76,8 @@ LONG = Profile(
     second_table_chance=0.3,
     disk_full_chance=0.4,
     disk_full_max_s=120.0,
+    again_chance=0.5,
+    max_agains=2,
 )
 
 KNOWN_BUGS: dict[tuple[str, str, object], str] = {}

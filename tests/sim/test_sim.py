@@ -17,8 +17,9 @@ from engine import registry
 from tests.sim.profiles import QUICK
 from tests.sim.runner import Job, report, run_jobs, run_one, summarise
 
-QUICK_SEEDS = {"catchy": 85, "blackcat": 45, "kiitos": 35, "kitten": 20, "katootsie": 15}
-"""Seeds per game in the suite (the costly games fewer): 200 runs, about 40 CPU-seconds;
+QUICK_SEEDS = {"catchy": 85, "blackcat": 30, "kiitos": 25, "kitten": 14, "katootsie": 10}
+"""Seeds per game in the suite (the costly games fewer): 164 runs playing about 250 games
+(a third of the tables play again), about 35 CPU-seconds on a quiet core;
 ``python -m tests.sim --games all --seeds 2000`` is the soak."""
 DEFAULT_SEEDS = 35
 
@@ -56,7 +57,8 @@ def test_quick_profile_passes(game: str, seeds: range) -> None:
     print("\n" + report({game: figures}, wall_s=0.0))
     assert figures.finished_games > figures.runs // 2, f"{game}: most games never ended"
     assert figures.views > 10 * figures.runs, f"{game}: too few views were checked"
-    assert figures.faults > 0, f"{game}: no fault was injected"
+    injected = figures.faults + figures.crashes + figures.refused_writes
+    assert injected > 0, f"{game}: no fault, crash or full disk was injected"
     if game in REALTIME:
         assert figures.fairness_pairs > 0, f"{game}: the fairness check judged nothing"
 
@@ -96,7 +98,7 @@ def test_a_full_disk_is_part_of_the_quick_profile() -> None:
         outcome = run_one(Job("catchy", seed, QUICK))
         assert outcome.failure is None, outcome.failure
         assert outcome.figures is not None and outcome.figures.refused_writes > 0
-        assert outcome.figures.finished_games == 1
+        assert outcome.figures.finished_games >= 1
 
 
 @pytest.mark.parametrize(("breaking", "game", "seed", "caught_by"), BREAK_CASES)

@@ -356,6 +356,8 @@ class World:
                     creator=number == 0,
                     create=create if number == 0 else None,
                 )
+                client.agains = self.profile.max_agains
+                client.again_chance = self.profile.again_chance
                 self.clients.append(client)
                 people.append(client)
             creator, *others = people
