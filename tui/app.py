@@ -594,6 +594,16 @@ class ClowderApp(App[int]):
                 back += f", or clowder join {seat.host}"
             self.push_screen(LeaveDialog(seat.table, back_by=back), chosen)
             return
+        if self.lobby is None and message.choice is None and self._playing(seat):
+            from tui.screens.end_game import EndGameDialog
+
+            def ended(choice: str | None) -> None:
+                if choice is not None and self.at_table is seat:
+                    assert seat is not None
+                    seat.screen.post_message(TableScreen.Leave(choice))
+
+            self.push_screen(EndGameDialog(), ended)  # the game lives in this process only
+            return
         self.at_table = None
         if self.lobby is None:
             await self.shutdown()
