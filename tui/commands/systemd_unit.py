@@ -14,9 +14,10 @@ at start (``DynamicUser=``), no new privileges, no capabilities, the system
 read-only but for the state directory, homes hidden, a private ``/tmp``. Two
 cases change it, each said in a comment in the unit:
 
-- this ``clowder`` lives under a home (``pip install --user``, ``pipx``, a
-  venv in a checkout): a user of its own could not read it, so the unit
-  runs as the user who printed it, with homes read-only, not hidden;
+- this ``clowder``, or the Python it runs on, lives under a home (``pip
+  install --user``, ``pipx``, a venv in a checkout, a pyenv Python): a user of
+  its own could not read it, so the unit runs as the user who printed it,
+  with homes read-only, not hidden;
 - a port under 1024 (``--port 80``): the one capability that binds it,
   ``CAP_NET_BIND_SERVICE``, and no other.
 """
@@ -188,10 +189,11 @@ def unit_text(
         lines += ["DynamicUser=yes", "ProtectHome=yes"]
     else:
         lines += [
-            "# This clowder is installed under a home folder, which a user of the service's",
-            "# own could not read: it runs as the user who made this unit, homes read-only.",
-            "# Installed system-wide (sudo python3 -m venv /opt/clowder), it runs as a user",
-            "# of its own (DynamicUser=yes, ProtectHome=yes).",
+            "# This clowder, or the Python it runs on, is under a home folder, which a user",
+            "# of the service's own could not read: it runs as the user who made this unit,",
+            "# homes read-only. Installed with the system's Python outside homes",
+            "# (sudo /usr/bin/python3 -m venv /opt/clowder), it runs as a user of its own",
+            "# (DynamicUser=yes, ProtectHome=yes).",
             f"User={home_user}",
             "ProtectHome=read-only",
         ]
