@@ -135,8 +135,11 @@ class ClowderApp(App[int]):
         state_dir: Path | None = None,
         only_host: bool = False,
         shown_as: str | None = None,
+        bell: bool | None = None,
     ) -> None:
         super().__init__()
+        self._bell_given = bell
+        """``--bell`` / ``--no-bell`` for this run (``None``: the player's setting)."""
         self.only_host = only_host and join is not None
         """``clowder join --only-this-host`` (an SSH gateway's players): tables are created on
         that host, and no other host is reached from this process."""
@@ -180,6 +183,22 @@ class ClowderApp(App[int]):
     @property
     def player(self) -> str:
         return self.given_name or self.settings.name or "Player"
+
+    @property
+    def bell_on(self) -> bool:
+        """Whether tables ring the terminal's bell for the player's attention
+        (:mod:`tui.bell`): this run's ``--bell``/``--no-bell``, else the player's setting."""
+        return self.settings.bell if self._bell_given is None else self._bell_given
+
+    def toggle_bell(self) -> bool:
+        """The lobby's ``b``: the bell off (or on again), kept in the player's settings; the
+        table on show follows at once. Returns the new setting."""
+        self._bell_given = None
+        self.settings.bell = not self.settings.bell
+        self._save_settings()
+        if self.at_table is not None:
+            self.at_table.screen.bell_on = self.settings.bell
+        return self.settings.bell
 
     # Start ----------------------------------------------------------------------
 
@@ -355,6 +374,7 @@ class ClowderApp(App[int]):
                 self.notify(self.seats.problem, severity="warning")
         coached = coach_class(game)() if coach else None
         screen = screen_type(table_id=joined.table, place=place, coach=coached)
+        screen.bell_on = self.bell_on
         welcome = client.welcome
         if welcome is not None:  # the waiting room tells friends every way in
             screen.doors = (welcome.ssh, welcome.web)
@@ -467,6 +487,7 @@ class ClowderApp(App[int]):
                 self.seats.keep(HeldSeat(seat.host, joined.table, joined.token, game, self.player))
         coached = coach_class(game)() if old.coach is not None else None
         screen = screen_type(table_id=joined.table, place=old.place, coach=coached)
+        screen.bell_on = self.bell_on
         screen.doors = old.doors
         screen.tonight = old.tonight
         self.at_table = AtTable(seat.client, joined.table, screen, seat.host)
@@ -846,6 +867,14 @@ class ClowderApp(App[int]):
         )
         if self.lobby is not None:
             self.lobby.select(key)
+
+    def on_lobby_screen_toggle_bell(self, message: LobbyScreen.ToggleBell) -> None:
+        if self.toggle_bell():
+            said = "Bell on: a table rings when it is your turn or a card is turned (b: off)"
+        else:
+            said = "Bell off: tables stay quiet (b: on again)"
+        if self.lobby is not None:
+            self.lobby.status(said)
 
     def on_lobby_screen_rename(self, message: LobbyScreen.Rename) -> None:
         self.seats.rename(self.player, message.name)  # seats held go with the player

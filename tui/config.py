@@ -1,4 +1,5 @@
-"""The player's settings (their name, and the key hosts know them by), kept between runs.
+"""The player's settings (their name, the key hosts know them by, the bell), kept between
+runs.
 
 Stored as JSON in the platform's config directory
 (``platformdirs.user_config_dir("clowder")``); the ``CLOWDER_CONFIG_DIR``
@@ -81,6 +82,9 @@ class Settings:
 
     name: str | None = None
     player_keys: dict[str, str] = field(default_factory=dict)
+    bell: bool = True
+    """Tables ring the terminal's bell when it is the player's turn or a card or letter is
+    turned (:mod:`tui.bell`); the lobby's ``b`` turns it off."""
 
     @classmethod
     def load(cls, directory: Path | None = None) -> Settings:
@@ -95,6 +99,8 @@ class Settings:
         with contextlib.suppress(BadName):  # a bad name is asked again
             name = data.get("name")
             settings.name = clean_name(name) if isinstance(name, str) else None
+        bell = data.get("bell")
+        settings.bell = bell if isinstance(bell, bool) else True
         keys = data.get("player_keys")
         for name, key in keys.items() if isinstance(keys, dict) else ():
             if isinstance(name, str) and isinstance(key, str) and _KEY_SHAPE.fullmatch(key):
@@ -125,7 +131,7 @@ class Settings:
         folder = directory or config_dir()
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / CONFIG_FILE
-        data = {"name": self.name, "player_keys": self.player_keys}
+        data = {"name": self.name, "player_keys": self.player_keys, "bell": self.bell}
         handle, temporary = tempfile.mkstemp(prefix=".config-", dir=folder)  # made 0600
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:

@@ -8,10 +8,19 @@ used to do it without a word.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.screen import Screen
 
 from tests.tui.solo import solo_app, table_of
 from tui.screens.end_game import EndGameDialog
 from tui.screens.table import TableScreen
+
+
+def on_show(app: App[Any]) -> Screen[Any]:
+    """The screen on show (not narrowed by an earlier isinstance check)."""
+    return app.screen
 
 
 async def test_q_in_a_solo_game_asks_and_n_goes_back_to_the_game(tmp_path: Path) -> None:
@@ -24,10 +33,10 @@ async def test_q_in_a_solo_game_asks_and_n_goes_back_to_the_game(tmp_path: Path)
         assert app.return_code is None  # still running: nothing ended
         await pilot.press("q")  # a second q is not a yes
         await pilot.pause(0.05)
-        assert app.screen is table and app.return_code is None
+        assert on_show(app) is table and app.return_code is None
         await pilot.press("q", "n")
         await pilot.pause(0.05)
-        assert app.screen is table and app.return_code is None
+        assert on_show(app) is table and app.return_code is None
         assert table.view is not None and table.view["outcome"] is None
 
 

@@ -1,4 +1,5 @@
-"""What the UI commands (``lobby``, ``play``, ``join``) share: ``--name`` and running the app."""
+"""What the UI commands (``lobby``, ``play``, ``learn``, ``join``) share: ``--name``,
+``--bell`` and running the app."""
 
 from __future__ import annotations
 
@@ -14,6 +15,16 @@ def add_name(parser: argparse.ArgumentParser) -> None:
         "--name",
         metavar="NAME",
         help="your name at the table (default: the one remembered, else asked once)",
+    )
+
+
+def add_bell(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bell",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="ring the terminal's bell when it is your turn or a card or letter is turned "
+        "(default: your setting, on until the lobby's b turns it off)",
     )
 
 

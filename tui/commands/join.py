@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from tui.commands import UsageError
-from tui.commands._app import add_name, checked_name, need_terminal, run_app
+from tui.commands._app import add_bell, add_name, checked_name, need_terminal, run_app
 from tui.commands.address import ADDRESS_HELP, BadAddress, address_text, parse_address
 
 PROG = "clowder join"
@@ -14,6 +14,7 @@ PROG = "clowder join"
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("address", metavar="HOST[:PORT]", help=ADDRESS_HELP)
     add_name(parser)
+    add_bell(parser)
     parser.add_argument(
         "--only-this-host",
         action="store_true",
@@ -44,5 +45,7 @@ def run(args: argparse.Namespace) -> int:
     need_terminal(PROG)
     from tui.app import ClowderApp
 
-    app = ClowderApp(name=name, join=address, only_host=args.only_this_host, shown_as=shown)
+    app = ClowderApp(
+        name=name, bell=args.bell, join=address, only_host=args.only_this_host, shown_as=shown
+    )
     return run_app(app)

@@ -15,7 +15,7 @@ from engine import registry
 from engine.bots import DEFAULT_REACTION_S
 from tui.coach import LEARN_REACTION_S
 from tui.commands import UsageError
-from tui.commands._app import add_name, checked_name, need_terminal, run_app
+from tui.commands._app import add_bell, add_name, checked_name, need_terminal, run_app
 from tui.commands.reaction import reaction_scale
 
 PROG = "clowder learn"
@@ -37,6 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         f" slower than the {DEFAULT_REACTION_S} of a quick person)",
     )
     add_name(parser)
+    add_bell(parser)
 
 
 def games_text() -> str:
@@ -67,4 +68,4 @@ def run(args: argparse.Namespace) -> int:
     request = PlayRequest(
         game.name, table.options, bots=table.bots, bot_level=table.bot_level, coach=True
     )
-    return run_app(ClowderApp(name=name, play=request, bot_reaction_scale=scale))
+    return run_app(ClowderApp(name=name, bell=args.bell, play=request, bot_reaction_scale=scale))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tui.commands._app import add_name, checked_name, need_terminal, run_app
+from tui.commands._app import add_bell, add_name, checked_name, need_terminal, run_app
 from tui.commands.reaction import add_bot_reaction, reaction_scale
 
 PROG = "clowder lobby"
@@ -12,6 +12,7 @@ PROG = "clowder lobby"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     add_name(parser)
+    add_bell(parser)
     add_bot_reaction(parser)
 
 
@@ -21,4 +22,4 @@ def run(args: argparse.Namespace) -> int:
     need_terminal(PROG)
     from tui.app import ClowderApp
 
-    return run_app(ClowderApp(name=name, bot_reaction_scale=scale))
+    return run_app(ClowderApp(name=name, bell=args.bell, bot_reaction_scale=scale))

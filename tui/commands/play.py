@@ -13,7 +13,7 @@ from typing import Any
 from engine import registry
 from engine.core import InvalidOptions, parse_options
 from tui.commands import UsageError
-from tui.commands._app import add_name, checked_name, need_terminal, run_app
+from tui.commands._app import add_bell, add_name, checked_name, need_terminal, run_app
 from tui.commands.level import add_bot_level
 from tui.commands.reaction import add_bot_reaction, reaction_scale
 
@@ -38,6 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_bot_level(parser)
     add_bot_reaction(parser)
     add_name(parser)
+    add_bell(parser)
 
 
 def options_from(game_name: str, pairs: list[str]) -> dict[str, Any]:
@@ -77,4 +78,4 @@ def run(args: argparse.Namespace) -> int:
     from tui.app import ClowderApp, PlayRequest
 
     request = PlayRequest(game.name, options, args.bots, args.bot_level)
-    return run_app(ClowderApp(name=name, play=request, bot_reaction_scale=scale))
+    return run_app(ClowderApp(name=name, bell=args.bell, play=request, bot_reaction_scale=scale))

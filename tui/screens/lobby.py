@@ -167,6 +167,7 @@ class LobbyScreen(Screen[None]):
         Binding("l", "learn", "learn a game"),
         Binding("a", "address", "address"),
         Binding("n", "rename", "name"),
+        Binding("b", "bell", "bell on/off", show=False),
         Binding("r", "retry", "retry", show=False),
         Binding("tab", "switch", "hosts/tables", show=False),
         Binding("h", "switch", "hosts/tables", show=False),  # tab's plain key (a phone's has none)
@@ -195,6 +196,9 @@ class LobbyScreen(Screen[None]):
             super().__init__()
             self.address = address
             self.port = port
+
+    class ToggleBell(Message):
+        """The player turns the tables' bell off (or on again): ``b``."""
 
     class Rename(Message):
         def __init__(self, name: str) -> None:
@@ -476,6 +480,9 @@ class LobbyScreen(Screen[None]):
                 self.post_message(self.AddHost(*address))
 
         self.app.push_screen(AddressDialog(), chosen)
+
+    def action_bell(self) -> None:
+        self.post_message(self.ToggleBell())
 
     def action_rename(self) -> None:
         from tui.screens.dialogs import NameDialog

@@ -39,6 +39,7 @@ from textual.widgets import Static
 from engine import registry
 from engine.core import BaseView
 from net.wire.text import clean_text
+from tui.bell import attention_due
 from tui.coach import Coach
 from tui.styles import PHONE_BREAKPOINTS, TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
@@ -114,6 +115,9 @@ class TableScreen(Screen[None], Generic[V]):
     game: ClassVar[str] = ""
     """The engine's name for the game this screen draws (``"catchy"``): how
     :mod:`tui.games` finds a game's screen."""
+    rings_at_reveal: ClassVar[bool] = False
+    """The game turns cards or letters for everyone to go for at once: the bell rings at each
+    (:func:`tui.bell.attention_due`), not only when it becomes the player's turn."""
     leave_key: ClassVar[str] = "q"
     """The key that leaves the table, as the prompts name it (a game where letters are
     typed binds another)."""
@@ -250,6 +254,9 @@ class TableScreen(Screen[None], Generic[V]):
         """Chat lines that came before the screen was mounted (written once it is)."""
         self._early_refusal: str | None = None
         """The host's last refusal before the screen was mounted (shown once it is)."""
+        self.bell_on = True
+        """Ring the terminal's bell when the player's attention is due (the player's setting,
+        given by the app; :mod:`tui.bell`)."""
 
     # Keys ----------------------------------------------------------------------
 
@@ -415,14 +422,17 @@ class TableScreen(Screen[None], Generic[V]):
         was_paused, self.paused = self.paused, paused
         if paused and paused != was_paused:
             self.notify(paused, title="Game held", severity="warning", timeout=10)
-            self.app.bell()
+            self.ring()
         elif was_paused and not paused:
             self.notify("The host can save again: the game goes on.", timeout=5)
         if view is not None and (self.starting or self.paused):
             view = cast(V, {**view, "legal": [], "reveal": None})
         if self.sent is not None and (view is None or not self.still_sending(view, self.sent)):
             self.sent = None  # the host's view has it (or has moved on): it says what happened
+        due = None if view is None else attention_due(self.view, view, reveals=self.rings_at_reveal)
         self.view = view
+        if due is not None:
+            self.ring()
 
     def watch_view(self, view: V | None) -> None:
         if not self._ready:
@@ -670,9 +680,14 @@ class TableScreen(Screen[None], Generic[V]):
                 self.show(self.view)
         if self._ready:
             self.query_one(PromptLine).refuse(reason)
-            self.app.bell()
+            self.ring()
         else:
             self._early_refusal = reason
+
+    def ring(self) -> None:
+        """The terminal's bell, unless the player turned it off."""
+        if self.bell_on:
+            self.app.bell()
 
     # Intents up ----------------------------------------------------------------
 

@@ -193,6 +193,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
     look_names = LOOKS
     look_paints_background = True
     game = "blackcat"
+    rings_at_reveal = True  # a card turned: everyone may grab it
     claimed_word = "grabbed"
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -152,6 +152,7 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
 
     look_names = LOOKS
     game = "katootsie"
+    rings_at_reveal = True  # a letter turned: everyone may answer
     claimed_word = "answered"
 
     # The footer shows the plain keys (a phone's on-screen keyboard has no Ctrl or Esc); the
