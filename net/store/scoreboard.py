@@ -409,18 +409,16 @@ def reset(state_dir: Path) -> bool:
 
 
 def wins_line(summary: dict[str, list[dict[str, Any]]], titles: dict[str, str]) -> list[str]:
-    """The lobby's lines, per game: ``Catchy!: Ann 3 (1,612), Bea 1 (wins (rating); most
-    played 5)``: the winners, each with their rating where the host rates them."""
+    """The lobby's lines, per game: ``Catchy!: Ann 3 wins (rated 1,612) · Bea 1 win``: the
+    winners, most wins first, each with their rating where the host rates them, in words a
+    newcomer reads without a legend."""
     lines = []
     for game, rows in summary.items():
         people = [row for row in rows if row["wins"]]
         if not people:
             continue
-        played = max(row["played"] for row in rows)
-        best = ", ".join(_winner(row) for row in people[:4])
-        rated = any(_shown_rating(row) is not None for row in people[:4])
-        what = "wins (rating)" if rated else "wins"
-        lines.append(f"{titles.get(game, game)}: {best} ({what}; most played {played})")
+        best = " · ".join(_winner(row) for row in people[:4])
+        lines.append(f"{titles.get(game, game)}: {best}")
     return lines
 
 
@@ -431,6 +429,8 @@ def _shown_rating(row: dict[str, Any]) -> int | None:
 
 
 def _winner(row: dict[str, Any]) -> str:
+    """``Ann 3 wins (rated 1,612)``."""
     rating = _shown_rating(row)
-    text = f"{row['name']} {row['wins']}"
-    return text if rating is None else f"{text} ({ratings.as_text(rating)})"
+    wins = int(row["wins"])
+    text = f"{row['name']} {wins} win{'s' if wins != 1 else ''}"
+    return text if rating is None else f"{text} (rated {ratings.as_text(rating)})"

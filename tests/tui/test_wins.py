@@ -27,8 +27,8 @@ async def test_the_selected_hosts_wins_show_under_its_tables() -> None:
         await pilot.pause()
         wins = app.lobby.query_one(HostWins)
         shown = [wins.display]
-        app.lobby.set_wins("yours", ["Catchy!: Ann 3, Bea 1 (wins; most played 5)"])
-        app.lobby.set_wins("lan:bea", ["Kiitos: Cy 2 (wins; most played 2)"])
+        app.lobby.set_wins("yours", ["Catchy!: Ann 3 wins · Bea 1 win"])
+        app.lobby.set_wins("lan:bea", ["Kiitos: Cy 2 wins"])
         await pilot.pause()
         shown.append(wins.display)
         assert shown == [False, True] and "Ann 3" in str(wins.render())
@@ -98,15 +98,13 @@ async def test_the_lobby_shows_ratings_next_to_the_winners_names() -> None:
         ]
     }
     lines = wins_line(summary, {"catchy": "Catchy!"})
-    assert lines == [
-        "Catchy!: Ann 3 (1,612), Bot Tom 1 (1,488), Cy 1 (wins (rating); most played 4)"
-    ]
+    assert lines == ["Catchy!: Ann 3 wins (rated 1,612) · Bot Tom 1 win (rated 1,488) · Cy 1 win"]
     app = LobbyHarness()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.lobby.set_wins("yours", lines)
         await pilot.pause()
-        assert "Ann 3 (1,612)" in str(app.lobby.query_one(HostWins).render())
+        assert "Ann 3 wins (rated 1,612)" in str(app.lobby.query_one(HostWins).render())
 
 
 async def test_ten_seats_ratings_go_two_to_a_line_near_the_top() -> None:

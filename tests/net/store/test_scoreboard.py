@@ -94,7 +94,7 @@ def test_reset_forgets_everything(tmp_path: Path) -> None:
 
 def test_the_lobby_line_names_the_winners_per_game() -> None:
     summary = {"catchy": [{"name": "Ann", "wins": 3, "played": 4, "bot": False}]}
-    assert wins_line(summary, {"catchy": "Catchy!"}) == ["Catchy!: Ann 3 (wins; most played 4)"]
+    assert wins_line(summary, {"catchy": "Catchy!"}) == ["Catchy!: Ann 3 wins"]
     assert wins_line({"catchy": [{"name": "Bo", "wins": 0, "played": 1}]}, {}) == []
 
 
