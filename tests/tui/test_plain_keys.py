@@ -35,6 +35,7 @@ PLAIN_NAMED = frozenset({"enter", "backspace", "space", "up", "down", "left", "r
 
 NO_PLAIN_KEY: dict[tuple[str, str], str] = {
     ("ClowderApp", "quit"): "ctrl+c: q quits the lobby, and every table has a plain leave key",
+    ("RoomApp", "quit"): "ctrl+c: its room screen's q quits (clowder room on a TV)",
     ("*", "react"): "F1-F3's reactions are typed as any chat line (the chat opens on t, "
     "@ at Kiitos, / then t at Katootsie!)",
     ("ChatLine", "close"): "Enter on the empty line closes it",

@@ -26,6 +26,7 @@ from net.core.chat import SPECTATOR_CHAT_OPTION
 from net.doors import DEFAULT_PORT
 from tui.commands.address import parse_address
 from tui.config import BadName, clean_name
+from tui.widgets.tickbox import TickBox
 
 
 class Dialog(ModalScreen[Any]):
@@ -185,7 +186,7 @@ def option_widgets(spec: Option) -> Iterator[Widget]:
     """
     option_id = f"option-{spec.name}"
     if spec.kind is bool:
-        yield Checkbox(spec.title, bool(spec.default), id=option_id, classes="option", compact=True)
+        yield TickBox(spec.title, bool(spec.default), id=option_id, classes="option", compact=True)
     else:
         yield Static(f"{spec.title}{option_limits(spec)}:", classes="option-label", markup=False)
         value = "" if spec.default is None else str(spec.default)
@@ -246,7 +247,7 @@ class CreateDialog(Dialog):
                 for spec in registry.get(self.game).option_specs:
                     if not spec.hidden:  # testing aids (a fixed deck) stay on the command line
                         yield from option_widgets(spec)
-                yield Checkbox(
+                yield TickBox(
                     "Mute spectators for the players",
                     False,
                     id="mute-spectators",
