@@ -103,10 +103,18 @@ class AtTable:
 
 
 def host_summary(event_host: Any) -> str:
-    """``2 tables, 1 open`` from a discovered host's advertisement."""
+    """``1 waiting for players · 2 playing`` from a discovered host's advertisement.
+
+    A host advertises its tables that are not over and which of them have free seats (only
+    a table still waiting has any); "4 tables, 4 open" beside a list that also showed a
+    finished table read as a miscount (issue 36, item 11).
+    """
     count = int(event_host.table_count)
-    open_count = len(event_host.open_tables) + int(event_host.open_tables_omitted)
-    return f"{count} table{'s' if count != 1 else ''}, {open_count} open"
+    waiting = min(count, len(event_host.open_tables) + int(event_host.open_tables_omitted))
+    parts = [f"{waiting} waiting for players"] if waiting else []
+    if count > waiting:
+        parts.append(f"{count - waiting} playing")
+    return " · ".join(parts) or "no tables yet"
 
 
 class ClowderApp(App[int]):

@@ -179,3 +179,21 @@ def test_the_lobby_says_tonight_s_standings_in_one_line_above_the_wins() -> None
         ],
     }
     assert tonight_line(data) == ["Tonight, 3 games: Ann 2 wins, Bea 1"]
+
+
+def test_a_hosts_line_says_what_its_advertisement_counts() -> None:
+    """Tables not over, and which wait for players (issue 36, item 11: "4 tables, 4 open"
+    beside a list with a finished table in it read as a miscount)."""
+    from types import SimpleNamespace
+
+    from tui.app import host_summary
+
+    def advertised(count: int, free: int, more: int = 0) -> SimpleNamespace:
+        return SimpleNamespace(
+            table_count=count, open_tables=[object()] * free, open_tables_omitted=more
+        )
+
+    assert host_summary(advertised(0, 0)) == "no tables yet"
+    assert host_summary(advertised(3, 1)) == "1 waiting for players · 2 playing"
+    assert host_summary(advertised(4, 2, more=2)) == "4 waiting for players"
+    assert host_summary(advertised(2, 0)) == "2 playing"
