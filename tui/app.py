@@ -103,7 +103,8 @@ class AtTable:
 
 
 def host_summary(event_host: Any) -> str:
-    """``1 waiting for players · 2 playing`` from a discovered host's advertisement.
+    """``1 waiting · 2 playing`` from a discovered host's advertisement (tables waiting for
+    players, tables playing).
 
     A host advertises its tables that are not over and which of them have free seats (only
     a table still waiting has any); "4 tables, 4 open" beside a list that also showed a
@@ -111,7 +112,7 @@ def host_summary(event_host: Any) -> str:
     """
     count = int(event_host.table_count)
     waiting = min(count, len(event_host.open_tables) + int(event_host.open_tables_omitted))
-    parts = [f"{waiting} waiting for players"] if waiting else []
+    parts = [f"{waiting} waiting"] if waiting else []
     if count > waiting:
         parts.append(f"{count - waiting} playing")
     return " · ".join(parts) or "no tables yet"

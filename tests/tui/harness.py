@@ -115,7 +115,7 @@ class TableHarness(App[None]):
 
 LOBBY_HOSTS = [
     HostEntry("yours", "Ann (you)", "127.0.0.1", 7707, "yours"),
-    HostEntry("lan:bea", "Bea's laptop", "198.18.0.2", 7707, "lan", "1 waiting for players · 1 playing"),
+    HostEntry("lan:bea", "Bea's laptop", "198.18.0.2", 7707, "lan", "1 waiting · 1 playing"),
     HostEntry("addr:10.0.0.9:7707", "10.0.0.9:7707", "10.0.0.9", 7707, "address"),
 ]
 LOBBY_TABLES = [

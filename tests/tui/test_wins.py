@@ -194,6 +194,6 @@ def test_a_hosts_line_says_what_its_advertisement_counts() -> None:
         )
 
     assert host_summary(advertised(0, 0)) == "no tables yet"
-    assert host_summary(advertised(3, 1)) == "1 waiting for players · 2 playing"
-    assert host_summary(advertised(4, 2, more=2)) == "4 waiting for players"
+    assert host_summary(advertised(3, 1)) == "1 waiting · 2 playing"
+    assert host_summary(advertised(4, 2, more=2)) == "4 waiting"
     assert host_summary(advertised(2, 0)) == "2 playing"

@@ -47,7 +47,7 @@ class HostEntry:
     origin: str
     """``lan`` (found by discovery), ``address`` (typed in) or ``yours`` (this computer)."""
     summary: str = ""
-    """What the LAN advertisement says (``1 waiting for players · 1 playing``), before we
+    """What the LAN advertisement says (``1 waiting · 1 playing``), before we
     connect."""
     ssh_port: int | None = None
     """The host's SSH gateway (``clowder host --ssh``), from its advertisement."""
