@@ -185,6 +185,9 @@ class ClowderApp(App[int]):
         self._wins_for: dict[str, list[dict[str, Any]]] = {}
         self._still_listings = 0
         """Listings in a row that found the tables as they were."""
+        self._refused_hosts: set[str] = set()
+        """Hosts that refused this Clowder's protocol version: not listed at each tick (only
+        when chosen again, or on ``r``)."""
         self._listing_ticks = 0
         """Each host's tables when its wins were last asked for: the lobby lists tables every
         1.5 s, and asking for wins too cost every idle lobby (and its host) the same again."""
@@ -715,6 +718,8 @@ class ClowderApp(App[int]):
         self._publish_hosts()
 
     async def on_lobby_screen_host_chosen(self, message: LobbyScreen.HostChosen) -> None:
+        if message.host is not None:
+            self._refused_hosts.discard(message.host.key)  # chosen (or r): asked again
         await self._list_selected()
 
     async def _timed_listing(self) -> None:
@@ -723,6 +728,9 @@ class ClowderApp(App[int]):
         self._listing_ticks += 1
         if self._still_listings >= STILL_LISTINGS and self._listing_ticks % STILL_EVERY:
             return
+        selected = self.lobby.selected if self.lobby is not None else None
+        if selected is not None and selected.key in self._refused_hosts:
+            return  # a host of another version: asked again on r, not every tick
         await self._list_selected()
 
     async def _list_selected(self) -> None:
@@ -754,7 +762,10 @@ class ClowderApp(App[int]):
             self.listers.pop(host.key, None)
             if client is not None:
                 await client.close()
-            lobby.set_tables(host.key, None, error.message)
+            lasting = error.code == "unsupported_version"
+            if lasting:
+                self._refused_hosts.add(host.key)
+            lobby.set_tables(host.key, None, error.message, lasting=lasting)
             return
         tables = self._mark_mine(host, tables)
         lobby.set_tables(host.key, tables)

@@ -251,3 +251,29 @@ def test_the_connection_line_tells_stepped_away_from_dropped() -> None:
     covered = {**base, "bot": True, "covered": True}
     assert seat_text(covered, you=False).plain == "Bea dropped (bot covers)"
     assert seat_text({"name": None}, you=False).plain == "(free seat)"
+
+
+async def test_a_host_that_answers_again_takes_its_problem_off_the_status_line(
+    tmp_path: Path,
+) -> None:
+    """Issue 36, item 11: after a host's restart, "Nothing is listening at ..." stayed in
+    the lobby's status line (40 s on a LAN walk-through) though its tables were back."""
+    host, _ = await catchy_host()
+    port = host.port
+    app = join_app(tmp_path, port)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = app.lobby
+            assert lobby is not None
+            await until(pilot, lambda: lobby.tables, "the tables")
+            await host.close()
+            await until(pilot, lambda: lobby.problems, "the listing to fail")
+            status = lobby.query_one("#lobby-status")
+            assert "Nothing is listening" in str(status.render())
+            host = Host(name="Bea", bind="127.0.0.1", port=port, log=lambda _: None)
+            await host.start()
+            await until(pilot, lambda: not lobby.problems, "the host to answer again")
+            assert "Nothing is listening" not in str(status.render())
+            assert "answers again" in str(status.render())
+    finally:
+        await host.close()

@@ -69,5 +69,18 @@ async def test_joining_a_host_of_another_version_shows_both_versions_in_the_lobb
             status = shown(lobby.query_one("#lobby-status", Widget))
             # The whole sentence is on screen at 80x24 (the status line wraps; nothing is cut).
             assert " ".join(problem.split()) in " ".join(status.split())
+            # Trying again by itself cannot help: not said, and not done at every tick.
+            assert "trying again" not in status and "r: try again" in status
+            listings: list[None] = []
+
+            async def listing() -> None:
+                listings.append(None)
+
+            monkeypatch.setattr(app, "_list_selected", listing)
+            for _ in range(8):
+                await app._timed_listing()
+            assert listings == []
+            await pilot.press("r")  # asked for: tried again at once
+            await until(pilot, lambda: bool(listings), "the listing asked for")
     finally:
         await host.close()

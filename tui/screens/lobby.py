@@ -317,16 +317,32 @@ class LobbyScreen(Screen[None]):
         if self._ready and key in keys:
             self.query_one("#hosts", OptionList).highlighted = keys.index(key)
 
-    def set_tables(self, key: str, tables: list[dict[str, Any]] | None, problem: str = "") -> None:
-        """The tables of host ``key`` (``None`` and a ``problem`` if they could not be listed)."""
+    def set_tables(
+        self,
+        key: str,
+        tables: list[dict[str, Any]] | None,
+        problem: str = "",
+        *,
+        lasting: bool = False,
+    ) -> None:
+        """The tables of host ``key`` (``None`` and a ``problem`` if they could not be listed;
+        ``lasting``: trying again by itself cannot help, a host of another version).
+
+        The problem stays in the status line only while it lasts: once the host answers
+        again, the line says so (a restarted host's "Nothing is listening" stayed until
+        something else was said, 40 s on a LAN walk-through; issue 36, item 11).
+        """
+        selected = self._ready and self.selected is not None and self.selected.key == key
         if tables is None:
             self.tables.pop(key, None)
             self.problems[key] = problem or "Could not list its tables"
-            problem = f"{self.problems[key]} · trying again (r: now)"
+            again = "r: try again" if lasting else "trying again (r: now)"
+            problem = f"{self.problems[key]} · {again}"
         else:
             self.tables[key] = tables
-            self.problems.pop(key, None)
-        if self._ready and self.selected is not None and self.selected.key == key:
+            if self.problems.pop(key, None) is not None and selected and self.selected:
+                self.status(f"{self.selected.name} answers again")
+        if selected:
             self._show_tables(self.selected, problem)
 
     def set_wins(self, key: str, lines: list[str]) -> None:
