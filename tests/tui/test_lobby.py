@@ -118,7 +118,7 @@ async def test_a_host_appears_and_its_tables_are_listed_then_join_as_player(tmp_
             await until(pilot, lambda: app.screen is lobby, "the lobby")
             source.announce(host, "Bea's laptop")
             await until(pilot, lambda: len(lobby.hosts) == 1, "the host to appear")
-            assert lobby.hosts[0].summary == "1 table, 1 open"
+            assert lobby.hosts[0].summary == "1 waiting"
             await until(
                 pilot, lambda: lobby.hosts and lobby.tables.get(lobby.hosts[0].key), "its tables"
             )
