@@ -33,6 +33,7 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.reactive import Reactive, reactive
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -63,6 +64,8 @@ COMPACT_COLUMN = 27
 WIDE_ENOUGH_FOR_CODE = 76
 """The waiting room draws the web address's QR code (29 columns) beside its text from this
 width on; narrower (a phone), the address alone."""
+RECONNECTED_SHOWN_S = 5.0
+"""How long the connection line says "Reconnected to ..." before it names the place again."""
 RULES_FILE = "rules.md"
 """A game's rules in short, in its screen's folder (Markdown: the rules screen draws it)."""
 
@@ -224,6 +227,8 @@ class TableScreen(Screen[None], Generic[V]):
         """The host's SSH gateway and web page ports (its ``welcome``), for the waiting room."""
         self._seats: list[dict[str, Any]] = []
         self._link = (True, place)
+        self._settle_link: Timer | None = None
+        """Puts the place back on the connection line once a reconnection was said."""
         self._look: Look | None = None
         self.spectator_chat = "shown"
         """The table's rule for spectators' chat (``net.core.chat``), as the host last said."""
@@ -666,10 +671,22 @@ class TableScreen(Screen[None], Generic[V]):
             self.query_one(ConnectionLine).set_seats(self._seats, self.seat)
 
     def link(self, connected: bool, detail: str) -> None:
-        """Our own connection to the host went down or came back."""
+        """Our own connection to the host went down or came back.
+
+        "Reconnected to ..." is news for a few seconds (:data:`RECONNECTED_SHOWN_S`); then
+        the line names the place again, as before the drop (it stayed until the game's end,
+        issue 36, item 11).
+        """
+        if self._settle_link is not None:
+            self._settle_link.stop()
+            self._settle_link = None
         self._link = (connected, detail)
         if self._ready:
             self.query_one(ConnectionLine).set_link(connected, detail)
+        if connected and detail != self.place:
+            self._settle_link = self.set_timer(
+                RECONNECTED_SHOWN_S, lambda: self.link(True, self.place)
+            )
 
     def refused(self, reason: str) -> None:
         """The host (or the screen itself) refused what the player tried: a move shown as
