@@ -1196,7 +1196,7 @@ class Katootsie(Game[KatootsieState]):
         state.record(
             events,
             "first_result",
-            f"No majority for anyone ({cast} votes): a tie-break.",
+            f"No majority for anyone ({cast} vote{'' if cast == 1 else 's'}): a tie-break.",
             seat=None,
         )
         self._tie_break(state, seats, now, events)

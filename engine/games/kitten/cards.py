@@ -39,7 +39,7 @@ THINGS: tuple[str, ...] = (*ACCESSORIES, *COLOURS)
 THING_WORDS: dict[str, tuple[str, str]] = {
     "hat": ("hat", "hats"),
     "bowtie": ("bow tie", "bow ties"),
-    "glasses": ("glasses", "glasses"),
+    "glasses": ("pair of glasses", "glasses"),  # "1 glasses" read as a slip
     "blue": ("blue", "blue"),
     "red": ("red", "red"),
     "green": ("green", "green"),
@@ -123,7 +123,7 @@ def card_name(code: str) -> str:
 
 
 def thing_words(thing: str, count: int) -> str:
-    """``"4 hats"``, ``"1 bow tie"``, ``"3 blue"``."""
+    """``"4 hats"``, ``"1 bow tie"``, ``"1 pair of glasses"``, ``"3 blue"``."""
     singular, plural = THING_WORDS[thing]
     return f"{count} {singular if count == 1 else plural}"
 
