@@ -265,9 +265,13 @@ class CreateDialog(Dialog):
 
     @on(Select.Changed, "#game")
     async def game_changed(self, event: Select.Changed) -> None:
+        """Another game: its seats and options replace the last one's, and the focus is
+        on the next field (the recomposed dialog had none, so Tab went back to the game's
+        list, as if choosing had not happened; issue 36, item 11)."""
         if isinstance(event.value, str) and event.value != self.game:
             self.game = event.value
             await self.recompose()
+            self.query_one("#seats", Select).focus()
 
     @on(Button.Pressed, "#cancel")
     def cancelled(self) -> None:
