@@ -557,9 +557,10 @@ def say_doors(where: str, port: int, doors: Doors) -> None:
         url = web_url(where, doors.web)
         rows: list[str] = []
         if host_log().qr:  # drawn for a person at a terminal, or when asked (--qr)
-            from tui.widgets.qr import qr_lines
+            from tui.widgets.qr import qr_ansi_lines, qr_lines
 
-            rows = qr_lines(url) or []
+            # Black on white where colours may be used: it scans on any background.
+            rows = (qr_ansi_lines(url) if host_log().colour else qr_lines(url)) or []
         host_log().picture(f"Web: players with a browser or a phone open: {url}", rows)
         log(f"Room screen for a TV or a projector (read-only): {url}room")
 

@@ -5,9 +5,11 @@ code of ``http://198.18.0.1:8080/`` (version 2: 25 modules, and a border of
 2) takes 29 columns and 15 lines: it fits beside the waiting room's text at
 80x24. A camera wants dark modules on a light ground; a terminal's ground is
 mostly dark, so the drawing paints both explicitly (black on white) where it
-may use colours (:func:`qr_text`), and in plain text (:func:`qr_lines`, the
-host's log) draws the *light* modules in ink, which reads right on the dark
-terminals that show logs.
+may use colours: in the client (:func:`qr_text`) and in the host's log on a
+terminal (:func:`qr_ansi_lines`, colour codes around each line: it scans on a
+light terminal as on a dark one). Only plain text without colours
+(:func:`qr_lines`: ``NO_COLOR``, or ``--qr`` into a file) draws the *light*
+modules in ink, which reads right on the dark terminals that show logs.
 
 segno (the well-kept pure-Python QR library) comes with the ``web`` extra;
 without it there is no drawing and the address is shown as text alone.
@@ -50,6 +52,24 @@ def qr_lines(data: str) -> list[str] | None:
         return None
     glyphs = {(True, True): " ", (True, False): "▄", (False, True): "▀", (False, False): "█"}
     return ["".join(glyphs[cell] for cell in line) for line in _pairs(modules)]
+
+
+BLACK_ON_WHITE = "\x1b[30;47m"
+"""ANSI: black ink on a white ground (the terminal's own colours do not matter)."""
+RESET = "\x1b[0m"
+
+
+def qr_ansi_lines(data: str) -> list[str] | None:
+    """The code in black on white with ANSI colour codes, one string per line, for a
+    terminal of any background (the host's log: issue 36, item 11 found its plain drawing
+    unreadable to a phone on a light terminal); ``None`` without segno."""
+    modules = qr_modules(data)
+    if modules is None:
+        return None
+    glyphs = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}
+    return [
+        BLACK_ON_WHITE + "".join(glyphs[cell] for cell in line) + RESET for line in _pairs(modules)
+    ]
 
 
 def qr_text(data: str) -> Text | None:
