@@ -447,6 +447,7 @@ class ClowderApp(App[int]):
                     starting=bool(message.starting),
                     starts_in=message.starts_in,
                     paused=clean_text(message.paused) if message.paused else None,
+                    held=bool(message.held),
                 )
             elif isinstance(message, Chat) and message.table == seat.table:
                 name = clean_text(message.name or "?")
@@ -601,6 +602,13 @@ class ClowderApp(App[int]):
             await seat.client.typing(
                 seat.table, reveal=stamps.reveal, drawn_ns=stamps.drawn_ns, acted_ns=stamps.acted_ns
             )
+
+    async def on_realtime_table_learn(self, message: RealtimeTable.Learn) -> None:
+        """A coached real-time table: hold moments for the learner and slow the bots, or let a
+        held moment go on (``Learning`` in net/PROTOCOL.md)."""
+        await self._from_table(
+            lambda seat: seat.client.learn(seat.table, hold=message.hold, pace=message.pace)
+        )
 
     def _playing(self, seat: AtTable | None) -> bool:
         """Whether ``seat`` is a player's seat in a game that is on (leaving it needs asking)."""

@@ -43,9 +43,6 @@ MOST_LINES = 4
 """Lines a coach says at once at most (advice or explanations)."""
 LONGEST = 160
 """A coach line at most: a very long player name or answer is cut to keep to it."""
-LEARN_REACTION_S = 1.4
-"""A real-time bot's typical reaction at a coached table (``clowder learn``): slower than a
-person's (``engine.bots.DEFAULT_REACTION_S``), so a newcomer has time to read and act."""
 
 
 class Coach(Generic[V]):
@@ -68,6 +65,13 @@ class Coach(Generic[V]):
     the log sits on the board)."""
     welcome: ClassVar[str] = ""
     """The first thing the coach says, when the cards are dealt: the aim of the game."""
+    held_moments: ClassVar[int] = 0
+    """A real-time game: how many of the first moments the learner may claim in wait for them
+    (the host holds each until they act or go on: ``learn`` in net/PROTOCOL.md), so that
+    the first cards or letters are learnt step by step, with time to read the coach."""
+    bot_pace: ClassVar[int] = 1
+    """A real-time game: the bots take this many times as long to claim as at any table
+    (then the game runs by itself, slower than for people who know it)."""
 
     # What a screen calls ------------------------------------------------------------
 

@@ -44,6 +44,7 @@ from net.wire.messages import (
     Hello,
     Join,
     Joined,
+    Learn,
     Leave,
     Left,
     ListReplays,
@@ -426,6 +427,13 @@ class Client:
         its own. No reply; a refusal arrives as an ``error`` on :attr:`incoming`.
         """
         self._send(Typing(table=table, reveal=reveal, drawn_ns=drawn_ns, acted_ns=acted_ns))
+
+    async def learn(self, table: str, *, hold: int | None = None, pace: int | None = None) -> None:
+        """Learn the game at ``table`` (alone with bots): ``hold`` the next moments this player
+        may claim in until they go on, bots ``pace`` times slower; without ``hold``, let a
+        held moment go on (``Learning`` in PROTOCOL.md). No reply; a refusal arrives as an
+        ``error`` on :attr:`incoming`."""
+        self._send(Learn(table=table, hold=hold, pace=pace))
 
     async def _request(self, message: Message, reply_type: type[M]) -> M:
         ref = getattr(message, "ref", None)  # every request type has one

@@ -85,6 +85,7 @@ from net.wire.messages import (
     Hello,
     Join,
     Joined,
+    Learn,
     Leave,
     Left,
     ListReplays,
@@ -869,6 +870,8 @@ class HostCore:
                 self._act(session, message)
             elif isinstance(message, Typing):
                 self._typing(session, message)
+            elif isinstance(message, Learn):
+                self._learn(session, message)
             elif isinstance(message, Chat):
                 self._chat(session, message)
             elif isinstance(message, ChatRule):
@@ -1073,6 +1076,15 @@ class HostCore:
             return
         # Not a claim (a turn, a Black Cat call): applied as it arrives; stamps are ignored.
         runner.act(seat, message.action)
+
+    def _learn(self, session: Session, message: Learn) -> None:
+        """A person alone with bots learns the game: hold moments for them, slow the bots
+        (``Learning`` in PROTOCOL.md; no reply when taken)."""
+        runner = self._runner_for(message.table)
+        seat = runner.seat_of(session) if session.runner is runner else None
+        if seat is None:
+            raise TableError("not_at_table", f"You do not hold a seat at table {message.table}")
+        runner.learn(seat, hold=message.hold, pace=message.pace)
 
     def _chat(self, session: Session, message: Chat) -> None:
         """A chat line (net.core.chat): not a game action, never seen by the engine."""

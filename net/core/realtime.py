@@ -318,6 +318,17 @@ class Referee:
         self.sent_at_ns = now_ns
         return Sync.OPENED
 
+    def restart(self, now_ns: int, seats: Mapping[Seat, LagSource]) -> None:
+        """The open reveal starts again at ``now_ns`` (a moment held for a learner goes on):
+        reactions count from now. Claims already in keep it as it was."""
+        reveal = self.arbiter.current_reveal
+        if reveal is None or self.arbiter.deadline_ns() is not None or not seats:
+            return
+        self.arbiter.abandon()
+        self._forget_notices()
+        self.arbiter.open(reveal, now_ns, seats)
+        self.sent_at_ns = now_ns
+
     def abandon(self) -> None:
         self.arbiter.abandon()
         self._forget_notices()

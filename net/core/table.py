@@ -19,6 +19,11 @@ bots, and at the arbiter's deadline applies the winning claim and tells the
 table why it won. While a moment is open, whatever a bot chooses goes through
 the arbiter after its reaction time; while none is, bots act at the table's
 pace, as at a turn-based table.
+
+A person alone with bots may learn the game there (:meth:`TableRunner.learn`, the
+``learn`` message): the runner then holds the first moments in which they may claim
+(table time stands still, bots and timers wait, as when nobody is here, but the learner
+may act) until they claim or let the moment go on, and its bots react slower.
 """
 
 from __future__ import annotations
@@ -171,6 +176,16 @@ class TableRunner:
         the players while the game is on."""
         self.unattended_since: float | None = timers.now
         """Host time since which no person has been here (``None``: someone is)."""
+        self.learner: int | None = None
+        """The seat of the person learning the game here, alone with bots (``learn``)."""
+        self.learner_pace = 1
+        """The learner's bots react this many times slower (``learn.pace``)."""
+        self._holds_left = 0
+        """How many more moments to hold for the learner (``learn.hold``)."""
+        self._held_reveal: int | None = None
+        """The moment held for the learner now (``None``: none is)."""
+        self._looked_at: int | None = None
+        """The last moment :meth:`_follow_hold` considered holding (each is held once)."""
         self._held_at: float | None = timers.now if self.paused() else None
         """Host time since which table time has stood still (``None``: it runs); see
         :meth:`_follow_presence`."""
@@ -229,9 +244,10 @@ class TableRunner:
         return any(a.seat is None or self.table.seats[a.seat].human for a in self.attached)
 
     def paused(self) -> bool:
-        """Bots and timers hold still: nobody is here (unless told to run unattended), or
-        the table cannot be saved (:meth:`hold_for_storage`). Table time stands still too."""
-        if self.storage_problem is not None:
+        """Bots and timers hold still: nobody is here (unless told to run unattended), the
+        table cannot be saved (:meth:`hold_for_storage`), or a moment is held for the
+        learner (:meth:`learn`). Table time stands still too."""
+        if self.storage_problem is not None or self._held_reveal is not None:
             return True
         return not self.run_unattended and not self.attended
 
@@ -291,6 +307,7 @@ class TableRunner:
         self._follow_presence()
         self._arm_takeover()
         self._maybe_count_down()
+        self._follow_hold()
         self._send_view(self.attached[-1], [])
         chat.tell_rule(self, [peer], None, None)  # also "shown": a client back may hold "hidden"
         self.broadcast_presence()
@@ -372,6 +389,7 @@ class TableRunner:
     def broadcast(self, events: list[Event]) -> None:
         """Send every attached peer its own view and the events it may see."""
         sent_at_ns = self._timers.now_ns
+        self._follow_hold()
         outcome = self.table.outcome
         if outcome is not None and not self._announced_end:
             self._announced_end = True
@@ -444,6 +462,7 @@ class TableRunner:
                 else None
             ),
             paused=self.storage_problem,
+            held=True if self._held_reveal is not None else None,
         )
 
     # Timers and bots -----------------------------------------------------------
@@ -671,7 +690,9 @@ class TableRunner:
                 self._bot_claims[seat] = None
                 continue
             reaction = bot_reaction_ns(
-                bot, self.bot_reaction_scale, self.referee.arbiter.min_reaction_ns
+                bot,
+                self.bot_reaction_scale * self.learner_pace,
+                self.referee.arbiter.min_reaction_ns,
             )
             self._bot_claims[seat] = self._timers.call_later(
                 reaction / 1e9, self._bot_claim, seat, reveal, dict(action), reaction
@@ -726,6 +747,69 @@ class TableRunner:
             # the reveal opens again and the table goes on.
             self.log(f"[{self.table.id}] the winning claim could not be applied: {error}")
             self.broadcast(list(ruling.events))
+
+    # Learning ------------------------------------------------------------------------
+
+    def learn(self, seat: int, *, hold: int | None = None, pace: int | None = None) -> None:
+        """The person at ``seat``, alone with bots, learns the game; raises :class:`TableError`.
+
+        ``hold``: how many of the next moments in which they may claim are held for them
+        (``None``: as many as before); ``pace``: the bots react this many times slower
+        (``None``: as before). A moment held now goes on (a learner who has read it lets
+        the bots have their go): its reactions count from now, for everyone.
+        """
+        others = [info for index, info in enumerate(self.table.seats) if index != seat]
+        if any(info.human or info.free for info in others):
+            raise TableError(
+                "not_alone",
+                "Only a person alone with bots learns at a table: here others play too",
+            )
+        if self.learner is None:
+            self._looked_at = self.open_reveal()  # a moment open already goes on as it is
+        self.learner = seat
+        if pace is not None:
+            self.learner_pace = pace
+        if hold is not None:
+            self._holds_left = hold
+        held = self._held_reveal
+        if held is None:
+            return
+        self._held_reveal = None
+        self._follow_presence()
+        if self.referee.current_reveal == held:
+            self.referee.restart(self._timers.now_ns, self._claim_seats())
+        self.log(f"[{self.table.id}] the learner lets moment {held} go on")
+        self.broadcast([])
+
+    def _follow_hold(self) -> None:
+        """Before views go out: hold a new moment for the learner (if they may claim in it and
+        holds are left), or end the hold of a moment that closed."""
+        if self.learner is None:
+            return
+        held = self._held_reveal
+        reveal = self.open_reveal()
+        if held is not None and reveal != held:
+            self._held_reveal = None
+        if reveal is not None and reveal != self._looked_at:
+            self._looked_at = reveal
+            if self._holds_left > 0 and self._learner_may_claim():
+                self._holds_left -= 1
+                self._held_reveal = reveal
+        if (held is None) != (self._held_reveal is None):
+            self._follow_presence()
+
+    def _learner_may_claim(self) -> bool:
+        """Whether the learner is here and may claim the open moment."""
+        seat = self.learner
+        if seat is None or not any(a.seat == seat for a in self.attached):
+            return False
+        view = self.table.view(seat)
+        legal = [] if view is None else view.get("legal") or []
+        return any(self.table.game.is_claim(action) for action in legal)
+
+    def held_for_learner(self) -> bool:
+        """Whether a moment is held for the learner now."""
+        return self._held_reveal is not None
 
     # Held for storage ----------------------------------------------------------------
 

@@ -48,6 +48,11 @@ SUPPORTED_VERSIONS: Final = frozenset({PROTOCOL_VERSION})
 MAX_ERROR_TEXT: Final = 1000
 """The longest ``error.message``, in characters; longer sentences are cut to fit before sending."""
 
+MAX_HELD_MOMENTS: Final = 20
+"""``learn.hold`` at most: the first moments of a coached game, not the whole game."""
+MAX_LEARNER_PACE: Final = 10
+"""``learn.pace`` at most: bots ten times slower than at any table."""
+
 INT64_MIN: Final = -(1 << 63)
 INT64_MAX: Final = (1 << 63) - 1
 
@@ -377,6 +382,25 @@ class Typing(Message):
     ref: Ref | None = None
 
 
+@message("learn", Side.CLIENT)
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Learn(Message):
+    """A person alone with bots learns the game (a coached first game): the host waits
+    for them to read (optional). No reply.
+
+    ``hold``: how many of the next real-time moments in which this player may claim are
+    held for them: table time stands still, bots and timers wait, until the player claims
+    or sends ``learn`` again (nil keeps the count and only lets a held moment go on; 0
+    holds no more). ``pace``: the table's bots react this many times slower (nil keeps it;
+    1: as at any table). ``Learning`` in ``PROTOCOL.md``.
+    """
+
+    table: TableId
+    hold: Annotated[int, Whole(0, MAX_HELD_MOMENTS)] | None = None
+    pace: Annotated[int, Whole(1, MAX_LEARNER_PACE)] | None = None
+    ref: Ref | None = None
+
+
 @message("list_replays", Side.CLIENT)
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ListReplays(Message):
@@ -556,6 +580,10 @@ class View(Message):
     """Why the table is held (the host cannot save it: its disk is full): nobody may act,
     bots and timers wait, and it goes on by itself when the host can write again. Absent:
     the table is not held."""
+    held: bool | None = None
+    """True while the open real-time moment is held for the table's learner (``learn``):
+    they may claim it, bots and timers wait until they do or let it go on. Absent: not
+    held."""
 
     @property
     def open_reveal(self) -> int | None:
@@ -818,6 +846,7 @@ ERRORS: dict[str, ErrorCode] = {
         ErrorCode("not_over", False, "'again' at a table whose game is still on."),
         ErrorCode("proposal_open", False, "'again' for another game while one is asked."),
         ErrorCode("no_proposal", False, "'again_answer' with no proposal open at the table."),
+        ErrorCode("not_alone", False, "'learn' at a table where another person plays."),
     )
 }
 """Every error code of the protocol; ``closes`` says whether the connection ends after it."""

@@ -2,8 +2,10 @@
 
 The same table as ``clowder play GAME`` (hosted in this process, on loopback),
 with the game's coach beside the log: what you may do now and why, and what
-each result meant (:mod:`tui.coach`). Real-time bots react slowly here
-(:data:`tui.coach.LEARN_REACTION_S`) unless ``--bot-reaction`` says otherwise.
+each result meant (:mod:`tui.coach`). At a real-time game the first cards or
+letters wait for the player to read, and the bots react slowly
+(:attr:`tui.coach.Coach.held_moments`, :attr:`tui.coach.Coach.bot_pace`: the
+screen asks its host with ``learn``) unless ``--bot-reaction`` says otherwise.
 Without GAME it lists the games there are to learn.
 """
 
@@ -13,7 +15,6 @@ import argparse
 
 from engine import registry
 from engine.bots import DEFAULT_REACTION_S
-from tui.coach import LEARN_REACTION_S
 from tui.commands import UsageError
 from tui.commands._app import add_bell, add_name, checked_name, need_terminal, run_app
 from tui.commands.reaction import reaction_scale
@@ -31,10 +32,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bot-reaction",
         type=float,
-        default=LEARN_REACTION_S,
+        default=None,
         metavar="S",
-        help="real-time games: a bot's typical reaction in seconds (default here: %(default)s,"
-        f" slower than the {DEFAULT_REACTION_S} of a quick person)",
+        help="real-time games: a bot's typical reaction in seconds (default here: each game's"
+        f" coach's, Black Cat's 2.4, slower than the {DEFAULT_REACTION_S} of a quick person)",
     )
     add_name(parser)
     add_bell(parser)
@@ -59,7 +60,11 @@ def run(args: argparse.Namespace) -> int:
     except registry.UnknownGame as error:
         raise UsageError(f"{PROG}: {error}") from None
     name = checked_name(PROG, args.name)
-    scale = reaction_scale(args.bot_reaction)
+    scale = 1.0  # the coach slows the bots itself (its bot_pace)
+    if args.bot_reaction is not None:  # this reaction, whatever the coach's pace
+        from tui.games import coach_class
+
+        scale = reaction_scale(args.bot_reaction) / coach_class(game.name).bot_pace
     need_terminal(PROG)
     from tui.app import ClowderApp, PlayRequest
     from tui.screens.dialogs import first_game

@@ -17,6 +17,12 @@ rulings, newest first. A board that composes a
 :class:`~tui.widgets.timer.Countdown` gets it started at each reveal that
 lasts a fixed time (:meth:`RealtimeTable.countdown_s`).
 
+At a coached table (``clowder learn``) the screen tells the host the player is learning
+(:class:`RealtimeTable.Learn`: the coach's :attr:`~tui.coach.Coach.held_moments` and
+:attr:`~tui.coach.Coach.bot_pace`). The host then holds the first moments the player may
+claim in (``view.held``) until they claim or press Enter (:meth:`RealtimeTable.go_on`):
+the coach's panel says so, and the moment counts as drawn again when it goes on.
+
 A game whose claims are typed (Katootsie!'s answers) says when the typing of
 an answer began with :meth:`RealtimeTable.notice_typing`; the app forwards
 the :class:`RealtimeTable.Typing` message to the host as a typing notice. It
@@ -36,6 +42,7 @@ from textual.message import Message
 from tui.coach import Coach
 from tui.screens.info import InfoScreen
 from tui.screens.table import ClaimStamps, TableScreen, V
+from tui.widgets.coach import CoachPanel
 from tui.widgets.rulings import RulingHistory
 from tui.widgets.timer import Countdown
 
@@ -48,7 +55,10 @@ KEY_FRESH_NS = 2_000_000_000
 class RealtimeTable(TableScreen[V]):
     """A table whose claims race for the open reveal (see the module docstring)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("w", "why", "why")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("w", "why", "why"),
+        Binding("enter", "go_on", "go on", key_display="⏎"),
+    ]
 
     claimed_word: ClassVar[str] = "claimed"
     """The game's verb for a claim, in the past (``grabbed``), for prompts and rulings."""
@@ -64,10 +74,26 @@ class RealtimeTable(TableScreen[V]):
             super().__init__()
             self.stamps = stamps
 
+    class Learn(Message):
+        """The player learns the game (a coached table): the app sends the host ``learn``.
+
+        ``hold``: how many moments to hold for them (``None``: let the held one go on and
+        keep the count); ``pace``: how many times slower the bots claim (``None``: as is).
+        """
+
+        def __init__(self, hold: int | None = None, pace: int | None = None) -> None:
+            super().__init__()
+            self.hold = hold
+            self.pace = pace
+
     def __init__(
         self, *, table_id: str = "", place: str = "", coach: Coach[Any] | None = None
     ) -> None:
         super().__init__(table_id=table_id, place=place, coach=coach)
+        self._learning = False
+        """The host was told this player learns here (once, at the first view)."""
+        self._was_held: int | None = None
+        """The moment the host held for this player at the last view (``None``: none)."""
         self.history = RulingHistory(self.claimed_word)
         self._drawn: dict[int, int] = {}
         """Reveal id -> when it was drawn here (``time.monotonic_ns``)."""
@@ -96,8 +122,53 @@ class RealtimeTable(TableScreen[V]):
 
     def watch_view(self, view: V | None) -> None:
         if view is not None and self._ready:
+            self._learn(view)
             self._note_reveal(view["reveal"], view)
         super().watch_view(view)
+        if view is not None and self._ready:
+            self._show_held()
+
+    # A coached game waits for its learner ---------------------------------------------
+
+    def _learn(self, view: V) -> None:
+        """At a coached table, tell the host once that the player learns here; when a held
+        moment goes on, it counts as drawn now (the host restarts it for everyone)."""
+        coach = self.coach
+        learns = coach is not None and (coach.held_moments > 0 or coach.bot_pace > 1)
+        if learns and not self._learning and view["seat"] is not None and not view["outcome"]:
+            assert coach is not None
+            self._learning = True
+            self.post_message(self.Learn(hold=coach.held_moments, pace=coach.bot_pace))
+        held = view["reveal"] if self.held else None
+        was, self._was_held = self._was_held, held
+        if was is not None and held is None and view["reveal"] == was:
+            self._drawn.pop(was, None)  # drawn anew by _note_reveal, as the host restarts it
+
+    def _show_held(self) -> None:
+        """The coach's panel says the game waits (and for which key) while a moment is held."""
+        for panel in self.query(CoachPanel):
+            panel.waiting(self.held)
+
+    def go_on(self) -> bool:
+        """Let the moment held for this player go on (the bots may claim it now); False when
+        none is held."""
+        if not self.held:
+            return False
+        self.held = False  # one Enter is one go: the host's next view says what is held
+        self.post_message(self.Learn())
+        self._show_held()
+        self._follow_bindings()
+        return True
+
+    def action_go_on(self) -> None:
+        if not self.go_on():
+            self.refused("Nothing waits for you now")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Enter (go on) is offered only while a moment is held for this player."""
+        if action == "go_on":
+            return self.held
+        return super().check_action(action, parameters)
 
     def _note_reveal(self, reveal: int | None, view: Mapping[str, Any]) -> None:
         if reveal != self._open_since[0]:

@@ -249,6 +249,9 @@ class TableScreen(Screen[None], Generic[V]):
         self.paused: str | None = None
         """Why the host holds the table (it cannot save it: its disk is full), as the host
         said it; ``None``: not held. Nobody may act meanwhile."""
+        self.held = False
+        """The open moment waits for this player, who is learning the game (``view.held``:
+        :class:`~tui.screens.realtime.RealtimeTable` lets it go on)."""
         self.again: dict[str, Any] | None = None
         """The proposal to play again open at this finished table (``view.again``)."""
         self.tonight: dict[str, Any] | None = None
@@ -410,9 +413,10 @@ class TableScreen(Screen[None], Generic[V]):
         starting: bool = False,
         starts_in: float | None = None,
         paused: str | None = None,
+        held: bool = False,
     ) -> None:
         """A ``view`` message: the game's view (``None`` before the deal) and the host's own
-        fields beside it (``waiting``, ``starting``, ``starts_in``, ``paused``;
+        fields beside it (``waiting``, ``starting``, ``starts_in``, ``paused``, ``held``;
         net/PROTOCOL.md).
 
         While the game is ``starting`` or ``paused`` nobody may act, so the view drawn is the
@@ -424,6 +428,7 @@ class TableScreen(Screen[None], Generic[V]):
         self.waiting = None if view is not None else dict(waiting or {})
         self.starting = starting and view is not None
         self.starts_in = starts_in if self.starting else None
+        self.held = held and view is not None
         was_paused, self.paused = self.paused, paused
         if paused and paused != was_paused:
             self.notify(paused, title="Game held", severity="warning", timeout=10)

@@ -20,6 +20,9 @@ from tui.coach import PANEL_ROWS
 MOST_ROWS = PANEL_ROWS + 1
 """The panel's height at most: its text rows and its top border (which carries the title)."""
 MARK = "Coach: "
+WAITING_TITLE = "Coach · waiting: ⏎ goes on"
+"""The panel's title while the game waits for the learner (a moment held for them): at 80x24
+it fits the side column's panel (28 columns)."""
 
 
 def coach_line(text: str) -> Text:
@@ -48,6 +51,13 @@ class CoachPanel(Widget):
 
     def on_mount(self) -> None:
         self.border_title = "Coach"
+
+    def waiting(self, held: bool) -> None:
+        """Say in the title whether the game waits for the learner to read (and which key lets
+        it go on)."""
+        title = WAITING_TITLE if held else "Coach"
+        if self.border_title != title:
+            self.border_title = title
 
     def advise(self, lines: Sequence[str]) -> None:
         """Show ``lines`` (the coach's :meth:`~tui.coach.Coach.now`)."""

@@ -192,6 +192,12 @@ class BlackCatCoach(Coach[BlackCatView]):
     """One easy bot: one rival's grabs are easy to follow, and every race is one to one."""
     first_game: ClassVar[dict[str, Any]] = {}
     """The real rules: one deck, no variant, calls after the usual stall time."""
+    held_moments: ClassVar[int] = 5
+    """The first five cards wait for the learner: read what each would score, then grab it
+    or press Enter to let the bot have it."""
+    bot_pace: ClassVar[int] = 3
+    """Then the easy bot grabs in about 2.4 s (1.7 s at the quickest) instead of 0.8 s: a
+    newcomer who has read the coach gets the cards they want first."""
     welcome: ClassVar[str] = (
         "Grab the face-up top card into one of your two piles before the bot does: cards"
         " side by side in a pile form cats that score. The most points wins."
@@ -205,7 +211,8 @@ class BlackCatCoach(Coach[BlackCatView]):
             " Black Cat: black neighbours adding to 13 (6 pts).",
             "Jellical: a J, Q or K between two cards of one rank (2 pts)."
             " A is 1, J and K are 0, Q is 7 or 11.",
-            *super().opening(view)[-1:],
+            f"The first {self.held_moments} cards wait for you: read, then grab, or press"
+            " Enter to let the bot have its go. Press r at any time for the rules; q leaves.",
         ]
 
     # Now ------------------------------------------------------------------------

@@ -139,6 +139,11 @@ class KatootsieCoach(Coach[KatootsieView]):
     panel_width: ClassVar[int] = PANEL_WIDTH
     first_game: ClassVar[dict[str, Any]] = {"vote_seconds": 15}
     """Longer votes (8 s by default): time to read the answer and the coach, then y or n."""
+    held_moments: ClassVar[int] = 3
+    """The first three letters wait for the learner: read the coach, then type an answer,
+    or press Enter on the empty line to let the bots answer."""
+    bot_pace: ClassVar[int] = 2
+    """Then the easy bots think twice as long as usual (5 s and more for a letter)."""
     welcome: ClassVar[str] = (
         "Win letters: a category shows, then a letter, and the first to type an answer"
         " that fits both takes the letter. Most letters at the end win."
@@ -152,7 +157,11 @@ class KatootsieCoach(Coach[KatootsieView]):
             "When a letter shows, just type your answer and press Enter. To use keys"
             " instead, press / first: then r shows the rules and q leaves."
         )
-        return [self.welcome, keys]
+        held = (
+            f"The first {self.held_moments} letters wait for you to read: Enter on the empty"
+            " line lets the bots answer."
+        )
+        return [self.welcome, keys, held]
 
     def now(self, view: KatootsieView) -> list[str]:
         """What to type, vote or call now, from ``view["legal"]``, with the rule behind it;

@@ -708,7 +708,8 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         sent = line.key_ns or time.monotonic_ns()
         stamps = self.typed.stamps(sent)
         if stamps is None:
-            self.refused("Type an answer first (it must fit the letter)")
+            if not self.go_on():  # Enter on the empty line lets a moment held for a learner go
+                self.refused("Type an answer first (it must fit the letter)")
             return
         answer = self._answer_stamps(sent)
         acted = stamps.acted_ns if answer is None else answer[1].acted_ns

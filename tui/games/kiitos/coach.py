@@ -92,6 +92,11 @@ class KiitosCoach(Coach[KiitosView]):
 
     game = "kiitos"
     seats = 2
+    bot_pace = 2
+    """The bot challenges a word (and moves on after one may be challenged) twice as slowly as
+    usual, so the learner has time to read a word and challenge it first. No moment is held
+    (:attr:`~tui.coach.Coach.held_moments`): a word the learner may challenge is said just
+    before their own turn, which waits for them anyway."""
     first_game: ClassVar[dict[str, Any]] = {"mode": "simple", "rounds": 1, "check": "challenge"}
     welcome = (
         "Kiitos: say a word and play its first letter; the others must play its next letters."

@@ -471,7 +471,7 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
     following the coach: typed answers, votes and every letter's result explained. This is
     also the suite's whole Katootsie! game by keys through app, host and client: the
     host's rulings reach the screen, the results say who won, and Enter leaves."""
-    app = learn_app(tmp_path, "katootsie", bot_reaction_scale=0.2)
+    app = learn_app(tmp_path, "katootsie", bot_reaction_scale=0.2 / KatootsieCoach.bot_pace)
     turns: list[tuple[str, tuple[str, ...]]] = []
     """(what the learner could do, what the panel said then) at each view with legal actions."""
     typed: list[tuple[str, tuple[str, ...]]] = []
@@ -513,13 +513,15 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
                     letters.append(letter_id(view))
                 patient = letters.index(letter_id(view)) == 1
                 since = open_since.setdefault(reveal, time.monotonic())
-                if not patient or time.monotonic() - since > PATIENCE_S:
+                if patient and table.held:  # held for the learner: Enter lets the bots try
+                    await pilot.press("enter")
+                elif not patient or time.monotonic() - since > PATIENCE_S:
                     tried.add(reveal)
                     text = my_answer(view)
                     if text is not None:
                         typed.append((str(view["letter"]), advice))
                         await pilot.press(*text.lower())  # typing goes to the answer line
-                        await pilot.press("enter")
+                    await pilot.press("enter")  # with no answer: lets a held letter go on
             await pilot.pause(0.02)
         log = coach_log(table)
         said = [line.removeprefix(MARK) for line in log if line.startswith(MARK)]
