@@ -11,6 +11,7 @@ the seeded easy bot as the host times its claims.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -163,6 +164,12 @@ async def test_katootsie_enter_on_the_empty_answer_line_lets_a_held_letter_go_on
         await pilot.pause()
         assert app.learned[-1] == (None, None)
         assert not app.actions, "an empty line is no answer"
+        table.clock.observe(float(view["opened_at"]) + 30.0, time.monotonic_ns())  # 30 s held
+        table.received(view)  # the host's view that lets the letter go on
+        await pilot.pause()
+        offset = table.clock.offset_ns
+        expected = time.monotonic_ns() - round(float(view["opened_at"]) * SECOND)
+        assert offset is not None and 0 <= expected - offset < SECOND // 2, "the clock follows"
 
 
 @pytest.mark.parametrize("game", ["blackcat", "katootsie", "kiitos"])

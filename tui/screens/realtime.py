@@ -143,6 +143,11 @@ class RealtimeTable(TableScreen[V]):
         was, self._was_held = self._was_held, held
         if was is not None and held is None and view["reveal"] == was:
             self._drawn.pop(was, None)  # drawn anew by _note_reveal, as the host restarts it
+            self.moment_goes_on(view)
+
+    def moment_goes_on(self, view: V) -> None:
+        """A moment held for this learner goes on (table time stood still while it was held,
+        and runs again from now). Default: nothing."""
 
     def _show_held(self) -> None:
         """The coach's panel says the game waits (and for which key) while a moment is held."""

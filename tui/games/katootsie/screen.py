@@ -271,6 +271,14 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
             self.clock.observe(float(letter_at) - pause, now)
         self._seen = {"opened_at": opened, "letter_at": letter_at}
 
+    def moment_goes_on(self, view: KatootsieView) -> None:
+        """The table clock stood still while the letter was held for the learner: its old
+        samples are behind by the hold, and it runs on from the moment's opening."""
+        self.clock = TableClock()
+        opened = view.get("opened_at")
+        if isinstance(opened, int | float):
+            self.clock.observe(float(opened), time.monotonic_ns())
+
     def seconds_to(self, table_s: float | None) -> float | None:
         """Seconds from now until table instant ``table_s`` on this screen (``None``: unknown)."""
         if table_s is None:
