@@ -87,6 +87,10 @@ class Evening:
         """``--again-bots``: a seat nobody took when the countdown ends gets a bot."""
         self.proposals: dict[str, Proposal] = {}
         """By the finished table's id."""
+        self.gone: dict[str, set[int]] = {}
+        """By the finished table's id: the seats whose people left it, or were moved from it
+        to a table that plays again. A later proposal there neither asks nor seats them (a
+        seat of theirs would be a dropped player's, and their token would hold two tables)."""
 
     # Asking and answering -------------------------------------------------------------
 
@@ -122,6 +126,8 @@ class Evening:
 
     def left(self, old: TableRunner, seat: int | None) -> None:
         """Someone left the finished table: a person who had not answered declined."""
+        if seat is not None:
+            self.gone.setdefault(old.table.id, set()).add(seat)
         proposal = self.proposals.get(old.table.id)
         if proposal is None or seat is None or proposal.answers.get(seat) != WAITING:
             return
@@ -149,10 +155,11 @@ class Evening:
             raise TableError("unknown_game", str(error)) from None
         same = game_name == table.game.name
         options = dict(table.options) if message.game is None else dict(message.options or {})
+        gone = self.gone.get(table.id, set())
         carried = [
             index
             for index, info in enumerate(table.seats)
-            if info.human or (info.bot is not None and not info.gave_up)
+            if index not in gone and (info.human or (info.bot is not None and not info.gave_up))
         ]
         extra_bots = message.bots or 0
         count = message.seats or (len(table.seats) if same and extra_bots == 0 else None)
@@ -295,6 +302,10 @@ class Evening:
 
     def _move(self, proposal: Proposal) -> None:
         old, new = proposal.old, proposal.new
+        # Everyone who said yes plays at the new table now (a dropped one with their token):
+        # none of them is asked again at the finished table.
+        yeses = {seat for seat, answer in proposal.answers.items() if answer == YES}
+        self.gone.setdefault(old.table.id, set()).update(yeses)
         for attachment in list(old.attached):
             seat = attachment.seat
             if seat is None:
@@ -332,6 +343,7 @@ class Evening:
 
     def closing(self, table_id: str) -> None:
         """A table is being closed: a proposal it has (or is the new table of) ends."""
+        self.gone.pop(table_id, None)
         for proposal in list(self.proposals.values()):
             if table_id in (proposal.old.table.id, proposal.new.table.id):
                 self._close(proposal)

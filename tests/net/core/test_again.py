@@ -128,6 +128,48 @@ def test_someone_who_leaves_is_never_pulled_back_in() -> None:
     assert moved(people["Cy"], old) is None
 
 
+def test_a_later_proposal_leaves_out_those_who_went_on_or_left() -> None:
+    # On lan-sim: Ann and Bea played again at t2 while Cy said no; Cy then asked at the
+    # finished table, and Ann and Bea (already playing at t2) got seats there as dropped
+    # players: their token held two live tables, a reconnect took Ann to Cy's table
+    # (newest first) while her screen stayed at t2, and Cy's game waited on her turn.
+    driver = driver_with()
+    runner, people = seat_people(driver, "kitten", ["Ann", "Bea", "Cy"])
+    play_out(driver, runner, people)
+    old = runner.table.id
+    driver.send(people["Ann"], Again(table=old))
+    driver.send(people["Bea"], AgainAnswer(table=old, accept=True))
+    driver.send(people["Cy"], AgainAnswer(table=old, accept=False))
+    driver.run_for(AGAIN_S + 1)
+    first = next(r for t, r in driver.core.tables.items() if t != old)
+    assert first.table.started and moved(people["Ann"], old) is not None
+    driver.send(people["Cy"], Again(table=old))  # Cy, still at the results, asks now
+    second = next(r for t, r in driver.core.tables.items() if t not in (old, first.table.id))
+    status = again_of(people["Cy"])
+    assert status is not None and [s["name"] for s in status["seats"]] == ["Cy"]
+    assert [info.name for info in second.table.seats if not info.free] == ["Cy"]
+    driver.run_for(AGAIN_S + 1)  # too few: Cy waits at the new table for newcomers
+    assert [info.name for info in second.table.seats if not info.free] == ["Cy"]
+    token = people["Ann"].of_type("joined")[0]["token"]
+    back = driver.connect("Ann", token=token)
+    assert back.last("joined")["table"] == first.table.id  # her own game, not Cy's
+
+
+def test_someone_who_left_before_anyone_asked_gets_no_seat() -> None:
+    driver = driver_with()
+    runner, people = seat_people(driver, "kitten", ["Ann", "Bea", "Cy"])
+    play_out(driver, runner, people)
+    old = runner.table.id
+    driver.send(people["Cy"], Leave(table=old))  # back to the lobby before any proposal
+    driver.send(people["Ann"], Again(table=old))
+    status = again_of(people["Ann"])
+    assert status is not None and [s["name"] for s in status["seats"]] == ["Ann", "Bea"]
+    driver.send(people["Bea"], AgainAnswer(table=old, accept=True))
+    driver.run_for(AGAIN_S + 1)
+    new = next(r for t, r in driver.core.tables.items() if t != old)
+    assert new.table.started and [info.name for info in new.table.seats] == ["Ann", "Bea"]
+
+
 def test_a_silent_person_who_is_there_has_declined_and_a_dropped_one_keeps_the_seat() -> None:
     driver = driver_with()
     runner, people = seat_people(driver, "kitten", ["Ann", "Bea", "Cy", "Dot"])
