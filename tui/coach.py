@@ -27,6 +27,11 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from engine.core import BaseView
 from net.wire.text import clean_text
 from tui.log_window import new_lines
+from tui.you import (
+    YOU,
+    capital,  # noqa: F401  (the games' coaches import it from here)
+    is_you,
+)
 
 V = TypeVar("V", bound=BaseView)
 
@@ -108,7 +113,7 @@ class Coach(Generic[V]):
         if seat is None:
             return "nobody"
         if seat == view["seat"]:
-            return "you"
+            return YOU
         players = view["players"]
         return clean_text(str(players[seat])) if 0 <= seat < len(players) else f"seat {seat + 1}"
 
@@ -116,7 +121,7 @@ class Coach(Generic[V]):
     def possessive(cls, view: BaseView, seat: int | None) -> str:
         """``your`` or ``Bot Tom's``."""
         who = cls.name(view, seat)
-        return "your" if who == "you" else f"{who}'s"
+        return "your" if is_you(who) else f"{who}'s"
 
     def waiting_line(self, view: V) -> str:
         """What to say while others act (a game whose views name a ``turn`` says whose)."""
@@ -158,11 +163,6 @@ def fit(needed: Sequence[str], extra: Sequence[str] = (), *, width: int = PANEL_
         if len(lines) < MOST_LINES and rows([*lines, clip(line)], width) <= PANEL_ROWS:
             lines.append(clip(line))
     return lines
-
-
-def capital(text: str) -> str:
-    """``text`` with its first letter upper-case (``you`` starts a sentence as ``You``)."""
-    return text[:1].upper() + text[1:]
 
 
 def new_log_lines(before: Sequence[str], now: Sequence[str]) -> list[str]:

@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from tui.you import YOU, capital
+
 NS_PER_MS = 1_000_000
 KEEP = 200
 """How many awards, lines and explanations are remembered (a two-deck Black Cat has 104 cards)."""
@@ -37,13 +39,8 @@ def who(seat: int | None, names: Sequence[str], me: int | None) -> str:
     if seat is None:
         return "nobody"
     if seat == me:
-        return "you"
+        return YOU
     return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
-
-
-def capital(text: str) -> str:
-    """``text`` with its first letter upper case (``str.capitalize`` would lower the rest)."""
-    return text[:1].upper() + text[1:]
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from tui.widgets.look import component_style
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.scores import Scoreboard, ScoreLine
+from tui.you import YOU
 
 CAT_MARK = "^.^"
 """Odd cards show a cat (it matters: two odd cards flip the cat)."""
@@ -62,9 +63,14 @@ def who(view: CatchyView, seat: int | None) -> str:
     if seat is None:
         return "nobody"
     if seat == view["seat"]:
-        return "you"
+        return YOU
     players = view["players"]
     return str(players[seat]) if seat < len(players) else f"seat {seat + 1}"
+
+
+def arms_of(view: CatchyView, seat: int) -> str:
+    """``your arms`` (by seat, never by name) or ``Bea's arms``."""
+    return "your arms" if seat == view["seat"] else f"{who(view, seat)}'s arms"
 
 
 class CourseTrack(CardArea, TextLines):
@@ -118,8 +124,8 @@ class CourseTrack(CardArea, TextLines):
         shown = position if left_seat == 0 else -position
         cells = 2 * arms + 1
         cell = max(3, min(5, (self.size.width - 2) // cells)) if self.size.width else 5
-        left_label = f"◀ {who(view, left_seat)}'s arms".replace("you's", "your")
-        right_label = f"{who(view, right_seat)}'s arms ▶".replace("you's", "your")
+        left_label = f"◀ {arms_of(view, left_seat)}"
+        right_label = f"{arms_of(view, right_seat)} ▶"
         span = cells * cell + 2
         gap = max(1, span - len(left_label) - len(right_label))
         out.append("\n" + left_label + " " * gap + right_label)
@@ -138,10 +144,11 @@ class CourseTrack(CardArea, TextLines):
             where = "the cat sits in the centre"
         else:
             toward = 0 if position < 0 else 1
-            place_word = "in" if steps >= arms else f"{steps} step{'s' if steps > 1 else ''} toward"
-            where = f"the cat is {place_word} {who(view, toward)}".replace("in you", "in your arms")
-            if steps >= arms and toward != view["seat"]:
-                where += "'s arms"
+            if steps >= arms:
+                where = f"the cat is in {arms_of(view, toward)}"
+            else:
+                step_words = f"{steps} step{'s' if steps > 1 else ''}"
+                where = f"the cat is {step_words} toward {who(view, toward)}"
         out.append("\n" + where, style=look("muted"))
         return out
 
@@ -201,7 +208,7 @@ class TrickArea(CardArea, TextLines):
             leader = view["leader"]
             title = Text(f"Trick {min(done + 1, total)} of {total}", style="bold")
             if trick:
-                title.append(f" · {who(view, leader)} led".replace("you led", "you led"))
+                title.append(f" · {who(view, leader)} led")
             cards = [card_lines(face(card), look=look) for card in trick]
             cards += [blank_lines(look) for _ in range(2 - len(trick))]
             notes = ""

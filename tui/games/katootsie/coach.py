@@ -37,8 +37,9 @@ from engine.games.katootsie import answers
 from engine.games.katootsie.answers import ANYWHERE, ARTICLES
 from engine.games.katootsie.rules import KATOOTSIE_SECONDS, SUDDEN_DEATH_WINS, KatootsieView
 from net.wire.text import clean_text
-from tui.coach import MOST_LINES, Coach, capital, clip, new_log_lines
+from tui.coach import MOST_LINES, Coach, clip, new_log_lines
 from tui.coach import fit as fit_panel
+from tui.you import capital, is_you
 
 PANEL_WIDTH = 46
 """The panel's text width at 80x24: the board's column (80 less the 30-column scores, less
@@ -388,7 +389,7 @@ class KatootsieCoach(Coach[KatootsieView]):
                 (
                     2,
                     f"{quoted(rejected['text'])} was voted down: {no} of {yes + no} votes"
-                    f" against is a strict majority, so {who} {'are' if who == 'you' else 'is'}"
+                    f" against is a strict majority, so {who} {'are' if is_you(who) else 'is'}"
                     f" out for {letter}.",
                 )
             ]
@@ -509,7 +510,7 @@ class KatootsieCoach(Coach[KatootsieView]):
                 )
             return f"Nobody answered {letter} in time: it is set aside, and nobody scores it."
         who = self.name(view, seat)
-        took = f"{capital(who)} {'take' if who == 'you' else 'takes'} {got}"
+        took = f"{capital(who)} {'take' if is_you(who) else 'takes'} {got}"
         sudden = view["sudden_death"]
         if sudden is not None and before["sudden_death"] is not None:
             wins = sudden["wins"][seat] if seat < len(sudden["wins"]) else 0
@@ -540,7 +541,7 @@ class KatootsieCoach(Coach[KatootsieView]):
         if how == "caught":
             caller = last["caller"]
             whose = self.possessive(view, caller)
-            cost = f"{who} also {'take' if who == 'you' else 'takes'} one of {whose} letters"
+            cost = f"{who} also {'take' if is_you(who) else 'takes'} one of {whose} letters"
             if caller is not None and len(view["debts"][caller]) > len(before["debts"][caller]):
                 cost = f"{self.name(view, caller)} had no letter to give, so owes the next one"
             return (
@@ -572,7 +573,7 @@ class KatootsieCoach(Coach[KatootsieView]):
             else:
                 top = scores[winners[0]] if winners else 0
                 why = f"the most letters win, and {top} was the most"
-            verb = "win" if names == "you" or len(winners) > 1 else "wins"
+            verb = "win" if winners == [view["seat"]] or len(winners) > 1 else "wins"
             said.append((1, f"{capital(names)} {verb}: {why}."))
             return said
         sudden = view["sudden_death"]

@@ -48,8 +48,9 @@ from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
-from tui.widgets.rulings import capital, who
+from tui.widgets.rulings import who
 from tui.widgets.timer import Countdown
+from tui.you import capital, is_you
 
 LOOKS = ("letter", "category", "muted", "key", "call", "out", "you", "good", "bad")
 """The board's looks, each a component class ``katootsie--NAME`` in ``katootsie.tcss``."""
@@ -569,7 +570,7 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
             return f"{taker} took {letters} with Katootsie!"
         if how == "caught":
             caller = who(result.get("caller"), players, me)
-            whose = "your" if caller == "you" else f"{caller}'s"
+            whose = "your" if is_you(caller) else f"{caller}'s"
             return f"{taker} took {letters} with “{answer}”, beating {whose} Katootsie!"
         if how == "default":
             return f"{taker} took {letters} by default (everyone else was out)."

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 from engine.games.kiitos.rules import KiitosView
 from engine.games.kiitos.table import LETTER_COUNTS, START, extensions
 from tui.coach import MOST_LINES, Coach, clip, fit, new_log_lines
+from tui.you import capital, is_you
 
 KEYS = {
     "challenge": "!",
@@ -414,7 +415,7 @@ class KiitosCoach(Coach[KiitosView]):
         double = " (x2 at the round's end)" if view["rules"]["positive_x2"] else ""
         gain = f"{count} cards, +{count}{double}"
         if finisher == sayer:
-            own = "your" if keeper == "you" else "their"
+            own = "your" if is_you(keeper) else "their"
             text = f"Kiitos! {cap(keeper)} finished {own} own {word}"
             text += f" and {verb(keeper, 'keep')} its {gain}."
         elif sayer == view["seat"]:
@@ -455,7 +456,7 @@ class KiitosCoach(Coach[KiitosView]):
             if needed
             else "no way on"
         )
-        if who == "you":
+        if is_you(who):
             cards = "card" if count == 1 else "cards"
             text = f"You picked up {part}: {count} {cards} to your negative pile, -{count}."
         else:
@@ -656,9 +657,9 @@ def or_list(items: Sequence[str]) -> str:
 
 def cap(text: str) -> str:
     """A sentence's first word: ``You``, or a name as it is."""
-    return "You" if text == "you" else text
+    return capital(text) if is_you(text) else text
 
 
 def verb(subject: str, base: str) -> str:
     """``you take`` / ``Bot Tom takes``: the verb agreeing with its subject."""
-    return base if subject in ("you", "You") or " and " in subject else f"{base}s"
+    return base if is_you(subject) or " and " in subject else f"{base}s"

@@ -42,7 +42,8 @@ from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
-from tui.widgets.rulings import Award, capital, who
+from tui.widgets.rulings import Award, who
+from tui.you import capital, is_you
 
 LOOKS = (
     "tile",
@@ -161,7 +162,7 @@ def name_of(view: ViewMap, seat: int | None) -> str:
 
 def possessive(view: ViewMap, seat: int) -> str:
     name = name_of(view, seat)
-    return "your" if name == "you" else f"{name}'s"
+    return "your" if is_you(name) else f"{name}'s"
 
 
 def rules_line(view: ViewMap, look: Look = PLAIN) -> Text:
@@ -627,7 +628,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             self.news = Text(self.challenge_words(data, award), style=self.look("news"))
         elif kind == "kiitos" and isinstance(data.get("seat"), int):
             sayer = who(int(data["seat"]), names, me)
-            takes = "take" if sayer == "you" else "takes"
+            takes = "take" if is_you(sayer) else "takes"
             word = str(data.get("word", "")).upper()
             self.news = Text(f"Kiitos! {word} is complete: {sayer} {takes} {data.get('count')}.")
         elif kind == "round_end" and not self._ending:  # the results say it all
@@ -642,7 +643,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         verdict = "a word" if data.get("valid") else "not a word"
         loser = data.get("loser")
         taker = who(loser if isinstance(loser, int) else None, names, me)
-        takes = "take" if taker == "you" else "takes"
+        takes = "take" if is_you(taker) else "takes"
         text = f"{challenger} challenged {str(data.get('word', '')).upper()}: {verdict};"
         text += f" {taker} {takes} the -1."
         if award.contested:

@@ -60,7 +60,8 @@ from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
-from tui.widgets.rulings import capital, who
+from tui.widgets.rulings import who
+from tui.you import capital, is_you
 
 HERE = Path(__file__).resolve().parent
 """This game's folder, where its stylesheet lives (the reveal dialog shares it)."""
@@ -130,7 +131,7 @@ def flips(view: KittenView, seat: int) -> str:
 def bid_words(view: KittenView, bid: Mapping[str, Any]) -> str:
     """``Bea's 7 hats`` / ``your 3 red``."""
     whose = name_of(view, int(bid["seat"]))
-    whose = "your" if whose == "you" else f"{whose}'s"
+    whose = "your" if is_you(whose) else f"{whose}'s"
     return f"{whose} {thing_words(str(bid['thing']), int(bid['count']))}"
 
 
