@@ -27,11 +27,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from engine.core import BaseView
 from net.wire.text import clean_text
 from tui.log_window import new_lines
-from tui.you import (
-    YOU,
-    capital,  # noqa: F401  (the games' coaches import it from here)
-    is_you,
-)
+from tui.you import YOU, is_you
 
 V = TypeVar("V", bound=BaseView)
 

@@ -46,7 +46,8 @@ def test_the_pattern_finds_what_it_is_for() -> None:
 
 def test_a_tie_with_one_voter_says_one_vote() -> None:
     """Three players, two tied: one voter, who says "the same time" (no majority)."""
-    from tests.engine.games.katootsie.test_rules import table, tie
+    from tests.engine.games.katootsie.helpers import table
+    from tests.engine.games.katootsie.test_rules import tie
 
     game = table(players=3, first="BCD")
     game.to_letter()

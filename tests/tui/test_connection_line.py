@@ -28,7 +28,7 @@ async def test_reconnected_is_said_then_the_place_comes_back(
             await pilot.pause(0.02)
             if line.detail == "127.0.0.1:7707":
                 break
-        assert line.connected and line.detail == "127.0.0.1:7707"
+        assert (line.connected, line.detail) == (True, "127.0.0.1:7707")
         assert "Reconnected" not in str(line.render())
 
 

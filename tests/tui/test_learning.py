@@ -156,7 +156,7 @@ async def test_katootsie_enter_on_the_empty_answer_line_lets_a_held_letter_go_on
     app = Harness(view)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        table = app.table
+        table: Any = app.table  # a KatootsieTable, given views as sent
         table.received(view, held=True)
         await pilot.pause()
         assert table.focused is table.query_one("#answer")

@@ -5,6 +5,8 @@ the card in its pile the same way, and its claim is stamped exactly as before.""
 
 from __future__ import annotations
 
+from typing import cast
+
 from tests.tui.harness import TableHarness, blackcat_view, catchy_view
 from tests.tui.test_table import text_of
 from tui.games.blackcat.screen import SENT_MARK, BlackCatTable
@@ -63,7 +65,7 @@ async def test_a_grab_shows_the_card_in_its_pile_at_once_with_the_same_stamps() 
         await pilot.pause(0.05)
         pile = app.table.query_one("#pile-0")
         assert "2♥" not in text_of(pile)
-        drawn = app.table._drawn[view["reveal"]]
+        drawn = cast(BlackCatTable, app.table)._drawn[view["reveal"]]
         await pilot.press("1")
         assert app.actions == [{"type": "take", "pile": 0, "reveal": view["reveal"]}]
         stamps = app.stamps[0]

@@ -20,7 +20,7 @@ import ast
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from textual.pilot import Pilot
@@ -262,10 +262,11 @@ def test_a_katootsie_call_beaten_is_yours_only_if_you_called_it(called: str) -> 
 
 @pytest.mark.parametrize("called", ["you", "You"])
 def test_a_kitten_bid_is_yours_only_at_your_seat(called: str) -> None:
+    from engine.games.kitten.rules import KittenView
     from tui.games.kitten.screen import bid_words
 
     game = registry.get("kitten")
     state = game.new_game([called, "Bea"], 1, {})
     bid = {"seat": 0, "thing": "hat", "count": 3}
-    assert bid_words(game.view(state, 1), bid) == f"{called}'s 3 hats"
-    assert bid_words(game.view(state, 0), bid) == "your 3 hats"
+    assert bid_words(cast(KittenView, game.view(state, 1)), bid) == f"{called}'s 3 hats"
+    assert bid_words(cast(KittenView, game.view(state, 0)), bid) == "your 3 hats"

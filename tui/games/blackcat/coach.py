@@ -42,7 +42,8 @@ from engine.games.blackcat.scoring import (
     card_label,
     score_pile,
 )
-from tui.coach import MOST_LINES, PANEL_ROWS, Coach, capital, clip, fit, rows
+from tui.coach import MOST_LINES, PANEL_ROWS, Coach, clip, fit, rows
+from tui.you import capital
 
 MOST_CATS = 2
 """Cats named in one line; more are counted (a line stays readable)."""

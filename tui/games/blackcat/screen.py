@@ -41,7 +41,8 @@ from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
-from tui.widgets.rulings import RulingHistory, capital, who
+from tui.widgets.rulings import RulingHistory, who
+from tui.you import capital
 from tui.widgets.scores import Scoreboard, ScoreLine
 
 PILES = 2

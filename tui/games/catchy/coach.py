@@ -39,7 +39,8 @@ from engine.games.catchy.rules import (
     number,
     resolve_trick,
 )
-from tui.coach import Coach, capital, clip, fit
+from tui.coach import Coach, clip, fit
+from tui.you import capital
 
 FULL_NAMES = 3
 """Up to this many cards are named in full (``Red 1, Red 3 and Red 5``); more are grouped

@@ -46,7 +46,8 @@ from engine.games.kitten.cards import (
     value,
 )
 from engine.games.kitten.rules import CHALLENGE, PURRFECT, KittenView, RevealView
-from tui.coach import Coach, capital, clip, fit
+from tui.coach import Coach, clip, fit
+from tui.you import capital
 
 DOUBT_MARGIN = 1.0
 """A bid this far above what you can expect "looks high" (the easy bots' own margin)."""
