@@ -228,7 +228,9 @@ def test_the_wheel_alone_hosts_and_stops_cleanly(unpacked: Path, tmp_path: Path)
     try:
         assert host.stdout is not None
         first = host.stdout.readline()
-        assert "listening on 127.0.0.1:" in first, first + host.stdout.read()
+        if "listening on 127.0.0.1:" not in first:
+            host.kill()  # so that reading the rest ends
+            pytest.fail(first + host.communicate()[0])
         host.send_signal(signal.SIGTERM)
         output = first + host.communicate(timeout=10)[0]
     finally:

@@ -5,7 +5,16 @@ The only room of the host with sockets and an event loop. It may import every ot
 room; the TUI (which starts hosts) and tests import it.
 """
 
+import warnings
 from typing import Final
+
+# asyncssh (at the lowest version pyproject allows) imports ciphers that newer cryptography
+# releases moved, and each import warns on stderr: in a host's log (a systemd journal, a
+# terminal) that reads as a fault of Clowder's at every start. Only those warnings, only
+# from asyncssh: the filter is set before net.doors.ssh_access or ssh_gateway import it.
+warnings.filterwarnings(
+    "ignore", message=r".* has been moved to cryptography\.hazmat\.decrepit", module=r"asyncssh\."
+)
 
 DEFAULT_PORT: Final = 7707
 """The game port a host listens on unless told otherwise (:mod:`net.doors.host` uses it).
