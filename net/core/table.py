@@ -358,7 +358,17 @@ class TableRunner:
     # Changes -------------------------------------------------------------------
 
     def start_if_full(self) -> None:
-        if self.table.start_if_full():
+        """Deal the game once every seat is taken. A start that cannot be saved (a full
+        disk) holds the table (:meth:`hold_for_storage`, from the journal's append) and is
+        not an error of whoever took the last seat: the storage retry starts it once saved.
+        """
+        try:
+            started = self.table.start_if_full()
+        except TableError as error:
+            if error.code != "host_storage" or self.storage_problem is None:
+                raise
+            return
+        if started:
             # A game starts at table time 0 (the engine's new_game has no clock: its first
             # timers count from 0). Nothing before the start was journaled with a time.
             self._offset = -(self._timers.now if self._held_at is None else self._held_at)
@@ -879,9 +889,8 @@ class TableRunner:
         self._log_storage("goes on: the host can save it again")
         self._follow_presence()
         self._arm_takeover()
-        try:
-            self.start_if_full()  # the start itself may be what could not be saved
-        except TableError:
+        self.start_if_full()  # the start itself may be what could not be saved
+        if self.storage_problem is not None:
             return  # held again (start_if_full's journal): the next retry tries once more
         self._maybe_count_down()
         self.broadcast([])

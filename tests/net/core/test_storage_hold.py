@@ -127,3 +127,30 @@ def test_a_table_that_holds_and_goes_on_again_and_again_is_one_log_line_a_minute
     driver.send(ann, Act(table=table, action=view["view"]["legal"][0]))
     held = [line for line in lines if "held:" in line]
     assert len(held) == 2 and held[1].endswith("(held 19 more times since)")
+
+
+def no_room_for_the_start(table_id: str, data: bytes) -> int | None:
+    """Every record fits but the game's start (the disk fills just then)."""
+    return 0 if b"start" in data else None
+
+
+def test_a_start_that_cannot_be_saved_holds_the_table_and_starts_once_saved() -> None:
+    """The last seat taken while the disk is full (the simulator's soak met it when the
+    countdown of play again ended): the seat is the newcomer's, nobody is told of an error,
+    the table is held, and the game starts by itself once the start is saved."""
+    store, lines = MemoryStore(), list[str]()
+    driver = CoreDriver(store=store, log=lines.append)
+    table = driver.core.create_table("catchy", {}, seats=2, now_ns=driver.now_ns).table.id
+    ann, bea = driver.connect("Ann"), driver.connect("Bea")
+    driver.send(ann, Join(table=table, role="player"))
+    store.room = no_room_for_the_start
+    driver.send(bea, Join(table=table, role="player", ref=4))
+    assert bea.last("joined")["seat"] == 1 and not bea.of_type("error")
+    held = bea.last("view")
+    assert held["view"] is None and held["paused"].startswith(FULL_TEXT)
+    assert not any(line.startswith("bug:") for line in lines)
+    store.room = None
+    driver.run_for(STORAGE_RETRY_S + 0.1)
+    started = bea.last("view")
+    assert started.get("paused") is None and started["view"] is not None
+    assert any("Catchy! starts: Ann, Bea" in line for line in lines)
