@@ -724,6 +724,8 @@ class TableRunner:
                 # may be challenged) is applied as a person's is: at once, no claim event.
                 self.act(seat, action)
         except (IllegalAction, TableError) as error:  # a bot bug must not stall the table
+            if self.storage_problem is not None:
+                return  # not saved: the table is held, as a person's move would be refused
             self.log(f"[{self.table.id}] bot at seat {seat} was refused: {error}")
 
     def _arm_decision(self) -> None:
