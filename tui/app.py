@@ -439,6 +439,8 @@ class ClowderApp(App[int]):
                     self.seats.drop(seat.host, seat.table)  # over: nothing to come back to
                 if message.ratings is not None:
                     seat.screen.rated(clean_data(message.ratings))
+                if message.contests is not None:
+                    seat.screen.contested(clean_data(message.contests))
                 seat.screen.evening(clean_data(message.again), clean_data(message.tonight))
                 seat.screen.happened(clean_data(message.events))
                 seat.screen.received(

@@ -472,6 +472,11 @@ class TableRunner:
                 else None
             ),
             paused=self.storage_problem,
+            contests=(
+                self.table.contests.to_data()
+                if self.realtime and self.table.outcome is not None
+                else None
+            ),
             held=True if self._held_reveal is not None else None,
         )
 
@@ -750,7 +755,7 @@ class TableRunner:
         # Kept for replays (net.store.replays: a note, not a change; restore steps over it).
         told = [event.to_data() for event in ruling.events if event.visible_to(None)]
         try:
-            self.table.journal({"r": "ruling", "seat": ruling.seat, "events": told})
+            self.table.ruling(ruling.seat, told)
             self.act(ruling.seat, ruling.action, explained_by=ruling.events)
         except (IllegalAction, TableError) as error:
             if self.storage_problem is not None:

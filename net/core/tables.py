@@ -23,6 +23,7 @@ from typing import Any
 from engine import registry
 from engine.bots import DEFAULT_LEVEL, LEVELS, bot_levels, check_level, default_bot
 from engine.core import Event, Game, IllegalAction, InvalidOptions, Outcome, parse_options
+from net.core.contests import Contests
 from net.core.limits import MAX_TAKEOVER_S
 
 Journal = Callable[[dict[str, Any]], None]
@@ -127,6 +128,9 @@ class Table:
     spectators: int = 0
     make_token: Callable[[], str] = new_token
     """Where seat tokens come from (a simulated host gives a seeded source)."""
+    contests: Contests = field(default_factory=Contests, compare=False)
+    """The game's contested real-time moments, from its rulings (:meth:`ruling`); rebuilt
+    from the journal on resume."""
     _outcome_of: tuple[Any, Outcome | None] = field(
         default=(None, None), init=False, repr=False, compare=False
     )
@@ -433,6 +437,12 @@ class Table:
         self.version += 1
         return events
 
+    def ruling(self, seat: int, events: list[dict[str, Any]]) -> None:
+        """Journal a real-time ruling (its public events, ``seat`` the chosen claim's) and
+        count it in :attr:`contests`. A note, not a change: the move it chose follows."""
+        self.journal({"r": "ruling", "seat": seat, "events": events})
+        self.contests.add(events)
+
     def tick(self, now: float) -> list[Event]:
         """Fire due timers; journals a tick only when something happened."""
         if self.state is None:
@@ -610,7 +620,9 @@ class Replayer:
             elif kind == "tick":
                 self.now = _later(record["now"], self.now)
                 table.tick(self.now)
-            elif kind in ("chat", "ruling", "chat_rule", "resume", "again"):
+            elif kind == "ruling":
+                table.contests.add(record.get("events"))  # a note: only counted
+            elif kind in ("chat", "chat_rule", "resume", "again"):
                 pass  # said around the game (net.store.replays.NOTE_KINDS), or the table going
                 # on after it could not be saved (net.core.table): not a change of it
             else:

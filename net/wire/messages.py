@@ -584,6 +584,10 @@ class View(Message):
     """True while the open real-time moment is held for the table's learner (``learn``):
     they may claim it, bots and timers wait until they do or let it go on. Absent: not
     held."""
+    contests: dict[str, Any] | None = None
+    """Once the game is over, at a real-time table: its contested moments (claimed by two
+    seats or more), ``{"contested": int, "closest_ns": int or nil, "tie": bool}``, counted
+    by the host over the whole game (not only what this connection saw)."""
 
     @property
     def open_reveal(self) -> int | None:

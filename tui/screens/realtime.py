@@ -43,7 +43,7 @@ from tui.coach import Coach
 from tui.screens.info import InfoScreen
 from tui.screens.table import ClaimStamps, TableScreen, V
 from tui.widgets.coach import CoachPanel
-from tui.widgets.rulings import RulingHistory
+from tui.widgets.rulings import RulingHistory, host_closest
 from tui.widgets.timer import Countdown
 
 DRAWN_KEEP = 8
@@ -287,8 +287,15 @@ class RealtimeTable(TableScreen[V]):
         self.app.push_screen(InfoScreen("How the host ruled, newest first", text))
 
     def contest_lines(self, noun: str) -> list[str]:
-        """For the results: ``3 cards contested; the closest was won by 4.0 ms.``"""
-        closest = self.history.closest()
+        """For the results: ``3 cards contested; the closest was won by 4.0 ms.``
+
+        The host's count (``view.contests``: every contest at the table, also those before
+        this session came); from a host that sends none (or nothing valid), the rulings this
+        screen saw."""
+        if self.contests is not None:
+            closest = host_closest(self.contests)
+        else:
+            closest = self.history.closest()
         if closest is None:
             return []
         count, how_close = closest

@@ -51,6 +51,7 @@ from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look, component_classes, read_full_look, read_look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
+from tui.widgets.rulings import HostContests, checked_contests
 
 V = TypeVar("V", bound=BaseView)
 """The game's view type (:class:`engine.core.BaseView` or a game's own extension of it)."""
@@ -235,6 +236,9 @@ class TableScreen(Screen[None], Generic[V]):
         self.ratings: list[dict[str, int] | None] | None = None
         """Once the game is over and the host rated it: each seat's rating and its change
         (``net.store.ratings.checked_changes``; ``None`` for a seat not rated)."""
+        self.contests: HostContests | None = None
+        """Once a real-time game is over: the host's count of its contested moments
+        (``view.contests``, checked); ``None``: the host sent none, or nothing valid."""
         self.waiting: dict[str, Any] | None = None
         """The host's waiting room while the table fills (``{"seats": [...], "seat": ...}``,
         the ``view`` message's ``waiting``); ``None`` once the game is dealt."""
@@ -581,6 +585,15 @@ class TableScreen(Screen[None], Generic[V]):
         from net.store.ratings import checked_changes
 
         self.ratings = checked_changes(ratings)
+
+    def contested(self, contests: Any) -> None:
+        """The host's tally of a finished real-time game's contested moments (the ``view``
+        message's ``contests``): the whole table's, not only what this session saw. From the
+        network, so checked: anything else is ignored (:func:`checked_contests`), and the
+        count the host sent before, if any, stands."""
+        checked = checked_contests(contests)
+        if checked is not None:
+            self.contests = checked
 
     def show_results(self, view: V) -> None:
         """The game ended: open the results screen (subclasses give it their summary; the

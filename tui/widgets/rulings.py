@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tui.you import YOU, capital
 
@@ -217,9 +217,49 @@ class RulingHistory:
         if not contested:
             return None
         closest = min(contested, key=lambda ruling: abs(ruling.margin_ns or 0))
-        gap = ms(abs(closest.margin_ns or 0))
-        how_close = f"a tie ({gap} apart)" if closest.tie else f"won by {gap}"
-        return len(contested), how_close
+        return len(contested), how_close(closest.margin_ns or 0, closest.tie)
+
+
+def how_close(gap_ns: int, tie: bool) -> str:
+    """A contest's margin in words: ``won by 4.0 ms``, ``a tie (1.9 ms apart)``."""
+    gap = ms(abs(gap_ns))
+    return f"a tie ({gap} apart)" if tie else f"won by {gap}"
+
+
+class HostContests(NamedTuple):
+    """The host's count of a finished real-time game's contested moments (``view.contests``),
+    checked (:func:`checked_contests`)."""
+
+    contested: int
+    closest_ns: int | None
+    """``None`` exactly when none was contested."""
+    tie: bool
+
+
+def checked_contests(value: Any) -> HostContests | None:
+    """``view.contests`` as the host sends it (``{"contested": int ≥ 0, "closest_ns": int ≥ 0
+    or nil, "tie": bool}``), or ``None`` for anything else: data from the network is checked
+    and, when it is not that, ignored (the results then count this session's rulings)."""
+    if not isinstance(value, Mapping):
+        return None
+    count, gap, tie = value.get("contested"), value.get("closest_ns"), value.get("tie")
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        return None
+    if not isinstance(tie, bool):
+        return None
+    if gap is None:
+        return HostContests(0, None, tie) if count == 0 else None
+    if isinstance(gap, bool) or not isinstance(gap, int) or gap < 0 or count == 0:
+        return None
+    return HostContests(count, gap, tie)
+
+
+def host_closest(contests: HostContests) -> tuple[int, str] | None:
+    """:meth:`RulingHistory.closest` from the host's count (the table's, the whole game's):
+    ``None`` when none was contested."""
+    if contests.closest_ns is None:
+        return None
+    return contests.contested, how_close(contests.closest_ns, contests.tie)
 
 
 def _ruling(data: Mapping[str, Any], text: str) -> Ruling | None:

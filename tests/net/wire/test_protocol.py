@@ -116,6 +116,7 @@ SAMPLES: dict[str, Message] = {
         tonight={"games": 1, "standings": [{"name": "Ann", "wins": 1, "games": 1}]},
         paused="The host cannot save this table: its disk is full.",
         held=True,
+        contests={"contested": 2, "closest_ns": 1_900_000, "tie": True},
     ),
     "presence": Presence(table="t1", seats=[{"seat": 0, "connected": True}]),
     "error": Error(code="bad_field", message="'join' needs the field 'table'", ref=4, about="join"),
