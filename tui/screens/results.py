@@ -123,7 +123,9 @@ class ResultsScreen(Screen[str]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self._ready = True
+        # A results screen pushed while the app is closing is mounted without its children
+        # (Textual skips compose then): it draws nothing rather than fail the app's exit.
+        self._ready = bool(self.query("#results-again"))
         self.show_again(self._first_again)
         self.show_tonight(self.tonight)
         self.set_interval(1.0, self._tick)
