@@ -830,6 +830,10 @@ class TableRunner:
 
     # Held for storage ----------------------------------------------------------------
 
+    def held_for_storage(self) -> bool:
+        """Whether the table is held because its journal cannot be written."""
+        return self.storage_problem is not None
+
     def hold_for_storage(self, reason: str) -> None:
         """The table's journal could not be written (``reason``: "its disk is full"): hold
         the table until a write succeeds.
@@ -897,7 +901,7 @@ class TableRunner:
         self._follow_presence()
         self._arm_takeover()
         self.start_if_full()  # the start itself may be what could not be saved
-        if self.storage_problem is not None:
+        if self.held_for_storage():
             return  # held again (start_if_full's journal): the next retry tries once more
         self._maybe_count_down()
         self.broadcast([])
