@@ -392,6 +392,10 @@ class SimClient:
         if self.waiting_since is None:
             self.waiting_since = self.env.now_ns
             self.env.later(self, ns(WAIT_GIVE_UP_S), "waited", self.gen)
+        elif self.after_left == "gone" and message.moved_from is None:
+            # It had asked to leave, and the host crashed before saving that (a torn
+            # record): back at the seat it wanted to give up, it asks again.
+            self.env.send(pipe, Leave(table=message.table, ref=self._ref()))
 
     def _left(self, message: Left) -> None:
         self.attached = False

@@ -68,6 +68,7 @@ SOAK_FINDINGS = {
     ("catchy", 1110): "the same, after a drop and a give-up",
     ("kiitos", 169): "a bot's challenge refused on a full disk was logged as a bug",
     ("kiitos", 379): "the same, at seat 1",
+    ("kiitos", 1482): "a simulated client's leave was lost in a host crash; it waited for ever",
 }
 """Seeds of the 2,000-seed soak that failed once, replayed in the suite (a second each)."""
 
