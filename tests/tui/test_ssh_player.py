@@ -13,16 +13,69 @@ is tested in tests/net/doors/test_ssh_gateway.py.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 from textual.app import App
 from textual.widgets import Input, Static
 
+from net.doors.ssh_access import player_folder
+from tests.tui.test_lobby import lobby_of, started_host, until
+from tui.app import ClowderApp
 from tui.config import BadName, Settings, clean_name
 from tui.screens.dialogs import NameDialog
 
 ROOT = Path(__file__).resolve().parents[2]
+
+# --- clowder join's flags -------------------------------------------------------------------
+
+
+def test_clowder_join_takes_the_flags_the_ssh_gateway_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The flags are understood: the command goes as far as wanting a terminal (a test has
+    none), where before it stopped at "unrecognized arguments"."""
+    from tui.cli import main
+
+    argv = [
+        "join",
+        "127.0.0.1:7707",
+        "--ask-name=you",
+        f"--player-folders={tmp_path}",
+        "--ssh-key=SHA256:abc",
+        "--only-this-host",
+        "--shown-as=198.18.0.1",
+    ]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "needs a terminal" in err and "unrecognized" not in err
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--ask-name="], "--ask-name: a user name"),
+        (["--ask-name=a\x1b[2Jb"], "--ask-name: a user name"),
+        (["--ask-name=you", "--name=Ann"], "one or the other"),
+        (["--player-folders=/tmp"], "go with --ask-name"),
+        (["--ssh-key=SHA256:abc"], "go with --ask-name"),
+        (["--ask-name=you", "--ssh-key=a\nb"], "--ssh-key"),
+        (["--name=you"], "a word, not a name"),
+        (["--name=NAME"], "a word, not a name"),
+    ],
+)
+def test_bad_flags_are_one_clear_line_and_status_2(
+    capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    from tui.cli import main
+
+    assert main(["join", "127.0.0.1:7707", *flags]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert message in err
+    assert len(err.strip().splitlines()) == 1, err
+
 
 # --- the name dialog and the settings ---------------------------------------------------------
 
@@ -92,3 +145,66 @@ async def test_an_asked_ssh_player_is_told_why() -> None:
         assert why == 'You came in as "you", a word, not a name.'
     assert asked_because("ann") == 'Someone else is playing here as "ann" now.'
     assert "\x1b" not in asked_because("a\x1bb")
+
+
+# --- the SSH player's client --------------------------------------------------------------------
+
+
+async def test_an_ssh_player_asked_for_a_name_plays_under_it_from_its_own_folder(
+    tmp_path: Path,
+) -> None:
+    """The stand-in's folder is not read (nor is a name remembered there): the name given
+    picks the folder, the one ``ssh Bea@HOST`` with the same key opens next time."""
+    stand_in = player_folder(tmp_path, "you", "SHA256:k") / "config"
+    Settings(name="Zed").save(stand_in)  # another "you" before: not this player
+    host = await started_host()
+    try:
+        app = ClowderApp(
+            config_dir=stand_in,
+            join=("127.0.0.1", host.port),
+            discovery=None,
+            advertise=False,
+            only_host=True,
+            ask_name="you",
+            player_folders=tmp_path,
+            ssh_key="SHA256:k",
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, NameDialog), "the name dialog")
+            dialog = app.screen
+            assert isinstance(dialog, NameDialog)
+            assert "a word, not a name" in str(dialog.query_one("#why", Static).render())
+            dialog.query_one("#name", Input).value = "you"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen is dialog  # refused: still asked
+            dialog.query_one("#name", Input).value = "Bea"
+            await pilot.press("enter")
+            await until(pilot, lambda: app.lobby is not None, "the lobby")
+            assert app.player == "Bea" and lobby_of(app).player == "Bea"
+        own = player_folder(tmp_path, "Bea", "SHA256:k")
+        assert Settings.load(own / "config").name == "Bea"
+        assert app.seats.directory == own / "state"
+        assert Settings.load(stand_in).name == "Zed"  # untouched
+    finally:
+        await host.close()
+
+
+# --- the invitation ---------------------------------------------------------------------------
+
+
+def test_no_text_shows_the_invitation_with_you_for_the_name() -> None:
+    """``ssh -p 2222 you@HOST`` typed as it read named the player "you": every invitation
+    says ``NAME@HOST``."""
+    files = [ROOT / "README.md", *sorted((ROOT / "tui").rglob("*")), *(ROOT / "net").rglob("*")]
+    shown = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in files
+        if path.suffix in {".py", ".md", ".tcss", ".txt", ".json"} and path.is_file()
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\byou@", line, re.IGNORECASE)
+    ]
+    assert shown == []
+    from net.client.discovery import ssh_command
+
+    assert ssh_command("198.18.0.1", 2222) == "ssh -p 2222 NAME@198.18.0.1"
