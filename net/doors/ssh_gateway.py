@@ -207,6 +207,7 @@ def client_command(
     name: str,
     reached: str = "",
     *,
+    ssh_port: int | None = None,
     ask: bool = False,
     folders: Path | None = None,
     fingerprint: str | None = None,
@@ -217,11 +218,12 @@ def client_command(
     else, so it creates tables on this host (not in a host of its own,
     listening on the LAN) and reaches no other address. ``--shown-as``: the
     address the player reached this machine at, which their screens show and
-    tell friends (``address`` is this machine's own loopback). ``ask``: ``name``
-    cannot be the player's name (:func:`asks_name`); the client asks for one
-    (``--ask-name``) and keeps the player's settings and seats in the folder of the name
-    given (``--player-folders``, with the key's ``--ssh-key``), where ``ssh NAME@HOST``
-    finds them again.
+    tell friends (``address`` is this machine's own loopback). ``--door``: the
+    gateway's port, so the player is told ``ssh -p PORT NAME@ADDRESS`` as their way
+    back. ``ask``: ``name`` cannot be the player's name (:func:`asks_name`); the client
+    asks for one (``--ask-name``) and keeps the player's settings and seats in the folder
+    of the name given (``--player-folders``, with the key's ``--ssh-key``), where
+    ``ssh NAME@HOST`` finds them again.
     """
     command = [sys.executable, "-m", "tui", "join", f"{address}:{port}"]
     if ask:
@@ -233,6 +235,8 @@ def client_command(
     else:
         command.append(f"--name={name}")
     command.append("--only-this-host")
+    if ssh_port is not None:
+        command.append(f"--door=ssh:{ssh_port}")
     if reached and reached != address:
         command.append(f"--shown-as={reached}")
     return command
@@ -375,6 +379,7 @@ class SshGateway:
             self.game_port,
             player.name,
             player.reached,
+            ssh_port=self.port,
             ask=player.ask,
             folders=self.folder,
             fingerprint=player.fingerprint,

@@ -18,13 +18,16 @@ from pathlib import Path
 
 import pytest
 from textual.app import App
-from textual.widgets import Input, Static
+from textual.widgets import Input, Label, Static
 
 from net.doors.ssh_access import player_folder
-from tests.tui.test_lobby import lobby_of, started_host, until
+from tests.tui.test_lobby import create_dialog, lobby_of, started_host, until
 from tui.app import ClowderApp
 from tui.config import BadName, Settings, clean_name
+from tui.games.catchy.screen import CatchyTable
 from tui.screens.dialogs import NameDialog
+from tui.screens.leave import LeaveDialog
+from tui.screens.table import TableScreen
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,6 +48,7 @@ def test_clowder_join_takes_the_flags_the_ssh_gateway_passes(
         f"--player-folders={tmp_path}",
         "--ssh-key=SHA256:abc",
         "--only-this-host",
+        "--door=ssh:2222",
         "--shown-as=198.18.0.1",
     ]
     assert main(argv) == 2
@@ -55,6 +59,10 @@ def test_clowder_join_takes_the_flags_the_ssh_gateway_passes(
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
+        (["--door=ssh:0"], "--door: ssh:PORT"),
+        (["--door=ssh:70000"], "--door: ssh:PORT"),
+        (["--door=web:8080"], "--door: ssh:PORT"),
+        (["--door=ssh"], "--door: ssh:PORT"),
         (["--ask-name="], "--ask-name: a user name"),
         (["--ask-name=a\x1b[2Jb"], "--ask-name: a user name"),
         (["--ask-name=you", "--name=Ann"], "one or the other"),
@@ -186,6 +194,94 @@ async def test_an_ssh_player_asked_for_a_name_plays_under_it_from_its_own_folder
         assert Settings.load(own / "config").name == "Bea"
         assert app.seats.directory == own / "state"
         assert Settings.load(stand_in).name == "Zed"  # untouched
+    finally:
+        await host.close()
+
+
+async def test_an_ssh_players_way_back_is_the_ssh_command_with_the_address_they_reached(
+    tmp_path: Path,
+) -> None:
+    host = await started_host(bot_delay_s=5.0)  # a slow bot: the game is still on
+    host.create_table("catchy", {}, seats=2, bots=1)
+    try:
+        app = ClowderApp(
+            name="Bea",
+            config_dir=tmp_path,
+            join=("127.0.0.1", host.port),
+            shown_as=f"198.18.0.1:{host.port}",
+            discovery=None,
+            advertise=False,
+            only_host=True,
+            ssh_door=2222,
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: lobby.tables, "the tables")
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
+            table = app.screen
+            assert isinstance(table, CatchyTable)
+            await until(pilot, lambda: app._playing(app.at_table), "the game")
+            table.post_message(TableScreen.Leave(None))
+            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the leave dialog")
+            text = " ".join(str(s.render()) for s in app.screen.query(Static))
+            assert "ssh -p 2222 Bea@198.18.0.1" in text
+            assert "clowder join" not in text and "127.0.0.1" not in text
+    finally:
+        await host.close()
+
+
+def test_a_player_who_came_by_clowder_join_is_told_clowder_join(tmp_path: Path) -> None:
+    app = ClowderApp(name="Bea", config_dir=tmp_path, join=("127.0.0.1", 7707))
+    assert app.way_back("127.0.0.1:7707") == "clowder join 127.0.0.1:7707"
+    ssh = ClowderApp(
+        name="Bea Lee",
+        config_dir=tmp_path,
+        join=("127.0.0.1", 7707),
+        shown_as="[fd00::1]:7707",
+        ssh_door=22,
+    )
+    assert ssh.way_back("127.0.0.1:7707") == "ssh 'Bea Lee@fd00::1'"
+    assert ssh.way_back("198.18.0.7:7707") == "clowder join 198.18.0.7:7707"  # another host
+
+
+def test_a_host_shown_by_another_address_offers_ssh_at_that_address() -> None:
+    from tui.screens.lobby import HostEntry
+
+    entry = HostEntry("addr:127.0.0.1:7707", "Bea", "127.0.0.1", 7707, "address", ssh_port=2222)
+    assert entry.ssh_command == "ssh -p 2222 NAME@127.0.0.1"
+    shown = HostEntry(
+        "addr:127.0.0.1:7707", "Bea", "127.0.0.1", 7707, "address", ssh_port=2222,
+        shown="198.18.0.1:7707",
+    )  # fmt: skip
+    assert shown.ssh_command == "ssh -p 2222 NAME@198.18.0.1"
+
+
+async def test_an_ssh_player_creates_tables_at_the_host_they_reached_not_on_this_computer(
+    tmp_path: Path,
+) -> None:
+    host = await started_host()
+    try:
+        app = ClowderApp(
+            name="Bea",
+            config_dir=tmp_path,
+            join=("127.0.0.1", host.port),
+            shown_as=f"198.18.0.1:{host.port}",
+            discovery=None,
+            advertise=False,
+            only_host=True,
+        )
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: lobby.hosts and lobby.hosts[0].name == "Bea", "the host")
+            await pilot.press("enter")  # no tables: the status line says where c creates one
+            await pilot.pause()
+            status = str(lobby.query_one("#lobby-status", Static).render())
+            assert "this computer" not in status
+            dialog = await create_dialog(pilot, app)
+            title = " ".join(str(label.render()) for label in dialog.query(Label))
+            assert f"New table at 198.18.0.1:{host.port}" in title
+            assert "this computer" not in title
     finally:
         await host.close()
 

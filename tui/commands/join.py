@@ -49,6 +49,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="FINGERPRINT",
         help="with --player-folders: the player's SSH key, part of their folder's name",
     )
+    parser.add_argument(
+        "--door",
+        metavar="ssh:PORT",
+        help="how the player came in: ssh:PORT, the host's SSH gateway, so their way back"
+        " is ssh -p PORT NAME@HOST",
+    )
+
+
+def ssh_door(text: str | None) -> int | None:
+    """The port of ``--door=ssh:PORT``; :class:`ValueError` saying what is wrong."""
+    if text is None:
+        return None
+    kind, _, port = text.partition(":")
+    if kind != "ssh" or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--door: ssh:PORT with a port from 1 to 65535, not {text!r}")
+    return int(port)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"{PROG}: --shown-as: {error}") from None
         shown = address_text(shown_host, shown_port)
     name = checked_name(PROG, args.name)
+    try:
+        door = ssh_door(args.door)
+    except ValueError as error:
+        raise UsageError(f"{PROG}: {error}") from None
     ask = args.ask_name
     if ask is not None:
         if name is not None:
@@ -86,5 +106,6 @@ def run(args: argparse.Namespace) -> int:
         ask_name=ask,
         player_folders=args.player_folders,
         ssh_key=args.ssh_key,
+        ssh_door=door,
     )
     return run_app(app)

@@ -218,16 +218,22 @@ class CreateDialog(Dialog):
         Binding("ctrl+s", "create", "create"),
     ]
 
-    def __init__(self, game: str | None = None) -> None:
+    def __init__(self, game: str | None = None, *, at: str = "") -> None:
         super().__init__()
         self.game = game or registry.names()[0]
+        self.at = at
+        """Where the table is created when not on this computer (the lobby's only host,
+        as an SSH gateway's player reaches it): the title says so."""
 
     def compose(self) -> ComposeResult:
         described = registry.get(self.game).describe()
         games = [(registry.get(name).title, name) for name in registry.names()]
         low, high = described["min_players"], described["max_players"]
         with Vertical():
-            yield Label("New table on this computer (others on the LAN can join)")
+            if self.at:
+                yield Label(f"New table at {self.at} (others can join)", markup=False)
+            else:
+                yield Label("New table on this computer (others on the LAN can join)")
             yield Select(games, value=self.game, allow_blank=False, id="game", compact=True)
             with Horizontal(classes="buttons"):
                 yield Label("Seats ")

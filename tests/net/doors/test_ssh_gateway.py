@@ -223,6 +223,7 @@ def test_a_player_asked_for_a_name_gets_a_client_that_asks_and_finds_their_folde
         7707,
         "you",
         "198.18.0.1",
+        ssh_port=2222,
         ask=True,
         folders=tmp_path,
         fingerprint="SHA256:abc",
@@ -233,11 +234,12 @@ def test_a_player_asked_for_a_name_gets_a_client_that_asks_and_finds_their_folde
         f"--player-folders={tmp_path}",
         "--ssh-key=SHA256:abc",
         "--only-this-host",
+        "--door=ssh:2222",
         "--shown-as=198.18.0.1",
     ]
     assert not any(part.startswith("--name") for part in command)
-    named = client_command("127.0.0.1", 7707, "ann", folders=tmp_path)
-    assert "--name=ann" in named
+    named = client_command("127.0.0.1", 7707, "ann", ssh_port=22, folders=tmp_path)
+    assert "--name=ann" in named and "--door=ssh:22" in named
     assert not any(part.startswith(("--ask-name", "--player-folders")) for part in named)
 
 
@@ -249,7 +251,7 @@ def test_the_client_takes_every_flag_the_gateway_passes(
     from tui.cli import main
 
     command = client_command(
-        "127.0.0.1", 7707, "you", "198.18.0.1", ask=True, folders=tmp_path,
+        "127.0.0.1", 7707, "you", "198.18.0.1", ssh_port=2222, ask=True, folders=tmp_path,
         fingerprint="SHA256:abc",
     )  # fmt: skip
     assert main(command[3:]) == 2
@@ -565,6 +567,7 @@ async def test_a_stand_in_or_a_name_in_use_gets_a_client_that_asks_for_a_name(
     assert "--ask-name=ann" in command
     assert f"--player-folders={tmp_path / 'ssh'}" in command
     assert f"--ssh-key={theirs.get_fingerprint()}" in command
+    assert f"--door=ssh:{ssh.gateway.port}" in command
 
 
 async def ssh_gone(ssh: Gateway) -> None:
