@@ -145,6 +145,10 @@ class ClowderApp(App[int]):
         only_host: bool = False,
         shown_as: str | None = None,
         bell: bool | None = None,
+        ask_name: str | None = None,
+        player_folders: Path | None = None,
+        ssh_key: str | None = None,
+        ssh_door: int | None = None,
     ) -> None:
         super().__init__()
         self._bell_given = bell
@@ -161,7 +165,20 @@ class ClowderApp(App[int]):
         """The seat tokens this player holds, kept between runs (:mod:`tui.seats`)."""
         self._return_pending = join is not None
         """``clowder join HOST``: go straight back to a seat held there, once."""
-        self.settings = Settings.load(config_dir)
+        self.ask_name = ask_name
+        """``clowder join --ask-name=USER``: an SSH gateway's player whose user name cannot
+        be their name (a word such as "you", or another player's name): the name is asked
+        first, whatever is remembered."""
+        self.player_folders = player_folders if ask_name is not None else None
+        """``--player-folders``: the gateway's players' folders; the settings and seats are
+        those of the folder of the name given (with ``ssh_key``), the one ``ssh NAME@HOST``
+        opens next time (:func:`net.doors.ssh_access.player_folder`)."""
+        self.ssh_key = ssh_key
+        self.ssh_door = ssh_door if join is not None else None
+        """``--door=ssh:PORT``: this player came in by the host's SSH gateway on ``PORT``;
+        their way back is ``ssh -p PORT NAME@ADDRESS``, not ``clowder join``."""
+        # A folder to be chosen by the name asked: nothing read from the stand-in's one.
+        self.settings = Settings() if self.player_folders else Settings.load(config_dir)
         self.given_name = name
         self.play_request = play
         self.join_address = join
@@ -215,7 +232,12 @@ class ClowderApp(App[int]):
     # Start ----------------------------------------------------------------------
 
     def on_mount(self) -> None:
-        if self.given_name is None and self.settings.name is None:
+        if self.ask_name is not None:
+            from tui.screens.dialogs import NameDialog, asked_because
+
+            why = asked_because(self.ask_name)
+            self.push_screen(NameDialog(why=why), self._named_first)
+        elif self.given_name is None and self.settings.name is None:
             from tui.screens.dialogs import NameDialog
 
             self.push_screen(NameDialog(), self._named_first)
@@ -228,8 +250,52 @@ class ClowderApp(App[int]):
         if not name:
             self.exit(1, message="clowder: a name is needed to play")
             return
+        if self.player_folders is not None:
+            self._use_player_folder(name)
         self._remember(name)
         self._begin()
+
+    def _use_player_folder(self, name: str) -> None:
+        """An SSH player named in the dialog: their settings and seats from now on are in
+        the folder of that name and their key, where ``ssh NAME@HOST`` finds them again."""
+        from net.doors.ssh_access import player_folder  # only an SSH gateway's client
+
+        assert self.player_folders is not None
+        folder = player_folder(self.player_folders, name, self.ssh_key)
+        try:
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as error:
+            self.notify(f"Could not make your folder: {error}", severity="warning")
+        self.config_dir = folder / "config"
+        self.seats = SeatStore(folder / "state")
+        self.settings = Settings.load(self.config_dir)
+
+    @property
+    def reached_host(self) -> str | None:
+        """The joined host's address as this player reaches it (``--shown-as``, else the
+        address joined); ``None`` when no host was joined."""
+        if self.join_address is None:
+            return None
+        if self.shown_as:
+            from tui.commands.address import BadAddress, parse_address
+
+            with contextlib.suppress(BadAddress):
+                return parse_address(self.shown_as)[0]
+        return self.join_address[0]
+
+    def way_back(self, host: str) -> str:
+        """What this player types to come back to the host ``host`` (``address:port``):
+        ``ssh -p PORT NAME@ADDRESS`` for an SSH gateway's player (with the address they
+        reached, and their own name: the folder that keeps their seats), else
+        ``clowder join HOST``."""
+        reached = self.reached_host
+        joined = self.join_address
+        key = f"{joined[0]}:{joined[1]}" if joined is not None else None  # as _sit keeps it
+        if self.ssh_door is not None and reached is not None and host == key:
+            from net.client.discovery import ssh_command
+
+            return ssh_command(reached, self.ssh_door, user=self.player)
+        return f"clowder join {host}"
 
     def _remember(self, name: str) -> None:
         self.settings.name = name
@@ -255,7 +321,10 @@ class ClowderApp(App[int]):
         if self.play_request is not None:
             self.run_worker(self._start_play(self.play_request), exclusive=True, group="play")
             return
-        self.lobby = LobbyScreen(self.player)
+        at = ""
+        if self.only_host and self.join_address is not None:
+            at = self.shown_as or f"{self.join_address[0]}:{self.join_address[1]}"
+        self.lobby = LobbyScreen(self.player, creates_at=at)
         self.push_screen(self.lobby)
         if self.join_address is not None:
             address, port = self.join_address
@@ -634,7 +703,7 @@ class ClowderApp(App[int]):
 
             back = "Enter on it in the lobby (it says 'your seat')"
             if seat.host:
-                back += f", or clowder join {seat.host}"
+                back += f", or {self.way_back(seat.host)}"
             self.push_screen(LeaveDialog(seat.table, back_by=back), chosen)
             return
         if self.lobby is None and message.choice is None and self._playing(seat):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from net.wire.text import describe, unsafe_char
+from net.wire.text import describe, stand_in_name, unsafe_char
 
 CONFIG_DIR_ENV = "CLOWDER_CONFIG_DIR"
 CONFIG_FILE = "config.json"
@@ -59,7 +59,17 @@ def config_dir() -> Path:
 
 
 def clean_name(text: str) -> str:
-    """``text`` as a player name (trimmed, one line, 1-32 characters) or :class:`BadName`."""
+    """``text`` as a player name (trimmed, one line, 1-32 characters, not a word such as
+    "you" that stands in for a name) or :class:`BadName`."""
+    name = tidy_name(text)
+    if stand_in_name(name):  # the others would read "you took V", or an invitation's NAME
+        raise BadName(f'"{name}" reads as a word, not a name, to the others: type your own name')
+    return name
+
+
+def tidy_name(text: str) -> str:
+    """``text`` as a name a host takes (trimmed, one line, 1-32 characters) or
+    :class:`BadName`; :func:`clean_name` also refuses a stand-in word."""
     name = " ".join(text.split())
     if not name:
         raise BadName("A name needs at least one letter")
@@ -104,8 +114,8 @@ class Settings:
         keys = data.get("player_keys")
         for name, key in keys.items() if isinstance(keys, dict) else ():
             if isinstance(name, str) and isinstance(key, str) and _KEY_SHAPE.fullmatch(key):
-                with contextlib.suppress(BadName):
-                    settings.player_keys[clean_name(name)] = key
+                with contextlib.suppress(BadName):  # a stand-in's key still goes with a rename
+                    settings.player_keys[tidy_name(name)] = key
         return settings
 
     def key_for(self, name: str) -> tuple[str, bool]:

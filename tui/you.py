@@ -3,12 +3,12 @@
 A screen or a coach says ``you`` (``your``, ``you take``) for the seat the view is for,
 and a name for every other seat. Deciding that by comparing the text with ``"you"``
 goes wrong for a player actually called "you" (an SSH login typed as the invitation
-read, ``ssh you@HOST``): every other player read "beating your Katootsie!" for that
-player's call. So the word is made from a seat comparison only (:data:`YOU`, returned
-by ``who``/``Coach.name`` when the seat is the viewer's), and later choices ask
-:func:`is_you`, never the text. ``tests/tui/test_you_by_seat.py`` checks both: no TUI
-source compares a string with ``"you"``, and every game's screens read the same for a
-player called "you" as for any other name.
+read when it said ``you`` where ``NAME`` now stands): every other player read "beating
+your Katootsie!" for that player's call. So the word is made from a seat comparison
+only (:data:`YOU`, returned by ``who``/``Coach.name`` when the seat is the viewer's),
+and later choices ask :func:`is_you`, never the text. ``tests/tui/test_you_by_seat.py``
+checks both: no TUI source compares a string with ``"you"``, and every game's screens
+read the same for a player called "you" as for any other name.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ are cut at whole items, never mid-item)::
     more=4                      tables with free seats left out of ``free``
                                 (absent when none were)
     ssh=2222                    the host also lets players in by ``ssh -p 2222
-                                you@ADDRESS`` (``clowder host --ssh``; absent when not)
+                                NAME@ADDRESS`` (``clowder host --ssh``; absent when not)
     web=8080                    ...and from a browser at ``http://ADDRESS:8080/``
                                 (``clowder host --web``; absent when not)
 
@@ -70,13 +70,14 @@ import enum
 import ipaddress
 import logging
 import secrets
+import shlex
 import socket
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Final, Self
 from urllib.parse import quote, unquote
 
 import ifaddr
@@ -244,10 +245,17 @@ def _quote(text: str) -> str:
     return quote(text, safe="")
 
 
-def ssh_command(address: str, port: int) -> str:
-    """``ssh -p 2222 you@198.18.0.1``: how to reach a host's SSH gateway (no ``-p`` for 22)."""
+SSH_USER: Final = "NAME"
+"""The user part of an SSH invitation: it becomes the player's name, so it reads as what to
+put there. (It was ``you``: typed as it stood, it named the player "you".) Typed literally,
+it is a stand-in the gateway asks a name for (:func:`net.wire.text.stand_in_name`)."""
+
+
+def ssh_command(address: str, port: int, user: str = SSH_USER) -> str:
+    """``ssh -p 2222 NAME@198.18.0.1``: how to reach a host's SSH gateway (no ``-p`` for 22);
+    ``user``: a player's own login, where the command is their own way back."""
     option = "" if port == 22 else f"-p {port} "
-    return f"ssh {option}you@{address}"
+    return f"ssh {option}{shlex.quote(f'{user}@{address}')}"  # quoted as a shell needs it
 
 
 def web_url(address: str, port: int) -> str:

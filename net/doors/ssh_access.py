@@ -83,7 +83,7 @@ def check_user_name(name: str) -> str:
     refused rather than silently changed into another name.
     """
     if not name:
-        raise BadUserName("a user name is needed: ssh -p PORT you@HOST")
+        raise BadUserName("a user name is needed: ssh -p PORT NAME@HOST")
     char = unsafe_char(name)
     if char is not None:
         raise BadUserName(f"the user name holds {describe(char)}")

@@ -1,7 +1,10 @@
 """``clowder host --ssh``: play with nothing installed, through a plain ``ssh``.
 
 ``ssh -p 2222 ann@HOST`` opens the Clowder lobby of that host, already
-connected to it, with "ann" as the player's name. The gateway is an SSH
+connected to it, with "ann" as the player's name. A user name that is a word and not a
+name (``you``, ``NAME`` typed as the invitation reads), or one another player here has,
+is not taken: the client asks for a name, as it asks a player at a terminal, and keeps
+that player's folder under the name given (:func:`asks_name`). The gateway is an SSH
 server (asyncssh) that offers nothing else: a session with a terminal runs
 the normal Clowder client; a shell without a terminal is told to use one;
 exec, subsystems (SFTP), port forwarding of every kind, agent and X11
@@ -50,7 +53,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -70,7 +73,7 @@ from net.doors.ssh_access import (
     player_folder,
 )
 from net.doors.ssh_pty import PtyProcess, clamp_size
-from net.wire.text import clean_text
+from net.wire.text import clean_text, stand_in_name
 
 __all__ = [
     "DEFAULT_SSH_PORT",
@@ -155,6 +158,9 @@ class Player:
     reached: str = ""
     """The host's address the player's SSH client connected to: how they (and their
     friends) reach this machine, told to the player's Clowder (``--shown-as``)."""
+    ask: bool = False
+    """The user name cannot be the player's name (:func:`asks_name`): their Clowder asks
+    for one, as it asks a player at a terminal."""
 
     def describe(self) -> str:
         """For the host's log: ``'ann' from 198.18.0.2 (key SHA256:...)``."""
@@ -181,24 +187,56 @@ def reached_address(sockname: str) -> str:
     return str(mapped) if mapped is not None else str(parsed)
 
 
-def client_command(address: str, port: int, name: str, reached: str = "") -> list[str]:
+def asks_name(name: str, fingerprint: str | None, playing: Iterable[Player]) -> bool:
+    """Whether the player logging in as ``name`` (with the key ``fingerprint``) is asked
+    for a name: the user name is a word standing in for one (``you``, ``NAME`` typed as
+    an invitation read: :func:`net.wire.text.stand_in_name`), or another player here
+    has it (in any case) and is not this one (the same name and key: the same folder)."""
+    if stand_in_name(name):
+        return True
+    return any(
+        other.name.casefold() == name.casefold()
+        and (other.name, other.fingerprint) != (name, fingerprint)
+        for other in playing
+    )
+
+
+def client_command(
+    address: str,
+    port: int,
+    name: str,
+    reached: str = "",
+    *,
+    ssh_port: int | None = None,
+    ask: bool = False,
+    folders: Path | None = None,
+    fingerprint: str | None = None,
+) -> list[str]:
     """The Clowder client, joined to the host at ``address:port`` as ``name``.
 
     ``--only-this-host``: the client runs on the host's machine for someone
     else, so it creates tables on this host (not in a host of its own,
     listening on the LAN) and reaches no other address. ``--shown-as``: the
     address the player reached this machine at, which their screens show and
-    tell friends (``address`` is this machine's own loopback).
+    tell friends (``address`` is this machine's own loopback). ``--door``: the
+    gateway's port, so the player is told ``ssh -p PORT NAME@ADDRESS`` as their way
+    back. ``ask``: ``name`` cannot be the player's name (:func:`asks_name`); the client
+    asks for one (``--ask-name``) and keeps the player's settings and seats in the folder
+    of the name given (``--player-folders``, with the key's ``--ssh-key``), where
+    ``ssh NAME@HOST`` finds them again.
     """
-    command = [
-        sys.executable,
-        "-m",
-        "tui",
-        "join",
-        f"{address}:{port}",
-        f"--name={name}",
-        "--only-this-host",
-    ]
+    command = [sys.executable, "-m", "tui", "join", f"{address}:{port}"]
+    if ask:
+        command.append(f"--ask-name={name}")
+        if folders is not None:
+            command.append(f"--player-folders={folders}")
+        if fingerprint:
+            command.append(f"--ssh-key={fingerprint}")
+    else:
+        command.append(f"--name={name}")
+    command.append("--only-this-host")
+    if ssh_port is not None:
+        command.append(f"--door=ssh:{ssh_port}")
     if reached and reached != address:
         command.append(f"--shown-as={reached}")
     return command
@@ -309,9 +347,7 @@ class SshGateway:
         self.access = access or Access()
         self.budget = SessionBudget(max_sessions)
         self.log = log
-        self.command = command or (
-            lambda player: client_command(game_address, game_port, player.name, player.reached)
-        )
+        self.command = command or self.client_command
         self.login_timeout_s = login_timeout_s
         self.handshake_timeout_s = handshake_timeout_s
         self.session_timeout_s = session_timeout_s
@@ -335,6 +371,24 @@ class SshGateway:
     def sessions(self) -> int:
         """Sessions running a client now."""
         return len(self.counts.sessions)
+
+    def client_command(self, player: Player) -> list[str]:
+        """The Clowder client for ``player`` (:func:`client_command`)."""
+        return client_command(
+            self.game_address,
+            self.game_port,
+            player.name,
+            player.reached,
+            ssh_port=self.port,
+            ask=player.ask,
+            folders=self.folder,
+            fingerprint=player.fingerprint,
+        )
+
+    def asks_name(self, name: str, fingerprint: str | None) -> bool:
+        """Whether a player logging in as ``name`` is asked for a name (:func:`asks_name`),
+        among the players playing here now."""
+        return asks_name(name, fingerprint, (session.player for session in self.counts.sessions))
 
     async def start(self) -> None:
         key = load_host_key(self.folder, self.log)
@@ -533,7 +587,7 @@ class _Server(asyncssh.SSHServer):
         )
         self.connection.disconnect(
             asyncssh.DISC_BY_APPLICATION,
-            "This Clowder host closes a connection that opens no game: ssh -p PORT you@HOST",
+            "This Clowder host closes a connection that opens no game: ssh -p PORT NAME@HOST",
         )
 
     def session_opened(self) -> None:
@@ -684,7 +738,8 @@ class _Server(asyncssh.SSHServer):
     def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
         assert self.name is not None
         fingerprint = self.key.get_fingerprint() if self.key is not None else None
-        player = Player(self.name, fingerprint, self.peer, self.reached)
+        ask = self.gateway.asks_name(self.name, fingerprint)
+        player = Player(self.name, fingerprint, self.peer, self.reached, ask)
         self.session_opened()
         return _Session(self.gateway, player, self)
 

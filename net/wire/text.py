@@ -131,3 +131,25 @@ def clean_text(text: str) -> str:
     return "".join(
         _WHITESPACE_CONTROLS.get(char, REPLACEMENT) if is_unsafe(char) else char for char in text
     )
+
+
+# Names that read as a word ---------------------------------------------------------------
+
+STAND_IN_NAMES: Final = frozenset(
+    {
+        "you", "your", "yours", "yourself", "me", "my", "mine", "myself", "i", "we", "us",
+        "they", "them", "he", "him", "she", "her", "it",
+        "player", "name", "username", "user", "someone", "somebody", "anyone", "anybody",
+        "everyone", "everybody", "nobody", "noone",
+    }
+)  # fmt: skip
+"""Names that are words on other people's screens, not names: a player called "you" reads
+as each viewer themselves ("you took V"), one called "name" typed an invitation's
+``ssh NAME@HOST`` literally. The host takes them (older clients send them); Clowder asks
+its own players for a name instead (the name dialog, and the SSH gateway)."""
+
+
+def stand_in_name(name: str) -> bool:
+    """Whether ``name`` is a word standing in for a name (:data:`STAND_IN_NAMES`), in any
+    case and with any quotes or brackets around it (``<NAME>``, ``'you'``)."""
+    return name.strip(" '\"<>()[]{}").casefold() in STAND_IN_NAMES

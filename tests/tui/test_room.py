@@ -80,7 +80,7 @@ async def test_at_80x24_the_tables_the_standings_and_every_way_in_fit() -> None:
         assert "over · Dan wins" in text and "Dan 1★" in text
         assert "1 seat free · again" in text and "Eve (away) 1" in text
         assert "http://198.18.0.1:8080/" in text
-        assert "ssh -p 2222 you@198.18.0.1" in text
+        assert "ssh -p 2222 NAME@198.18.0.1" in text
         assert "clowder join 198.18.0.1:7707" in text
         assert "▀" in text or "▄" in text  # the QR code, whole, beside them
 
@@ -268,7 +268,7 @@ async def test_the_room_follows_a_host_live_redraws_only_changes_and_hides_every
             text = drawn(app.screen)
             assert "Clowder · test" in text and "Kitten" in text and "2 seats free" in text
             assert f"clowder join 198.18.0.9:{host.port}" in text
-            assert "http://198.18.0.9:8080/" in text and "ssh -p 2222 you@198.18.0.9" in text
+            assert "http://198.18.0.9:8080/" in text and "ssh -p 2222 NAME@198.18.0.9" in text
             assert re.search(r"Catchy!.*playing", text) and hidden_now(host)
             assert not leaks(host, text)
             watcher = await RawClient.connect(host.port, "watcher")
@@ -300,4 +300,4 @@ async def test_a_host_that_does_not_answer_is_said_and_tried_again() -> None:
 
 
 def test_the_fixed_data_shows_the_doors_it_was_given() -> None:
-    assert DOORS.ssh_line == "ssh -p 2222 you@198.18.0.1"
+    assert DOORS.ssh_line == "ssh -p 2222 NAME@198.18.0.1"

@@ -179,7 +179,7 @@ def add_ssh_flags(parser: argparse.ArgumentParser) -> None:
     from net.doors.ssh_access import DEFAULT_SSH_PORT, MAX_SSH_SESSIONS, SSH_PER_ADDRESS
 
     group = parser.add_argument_group(
-        "ssh", "let anyone on the LAN play with a plain `ssh -p PORT you@HOST`"
+        "ssh", "let anyone on the LAN play with a plain `ssh -p PORT NAME@HOST`"
     )
     group.add_argument(
         "--ssh",

@@ -24,6 +24,7 @@ from engine.bots import DEFAULT_LEVEL, bot_levels
 from engine.core import InvalidOptions, Option, parse_options
 from net.core.chat import SPECTATOR_CHAT_OPTION
 from net.doors import DEFAULT_PORT
+from net.wire.text import clean_text, stand_in_name
 from tui.commands.address import parse_address
 from tui.config import BadName, clean_name
 from tui.widgets.tickbox import TickBox
@@ -57,12 +58,17 @@ RENAME_KEYS = "enter: OK · esc or an empty name: cancel"
 class NameDialog(Dialog):
     """Asks the player's name (shown to the others at the table)."""
 
-    def __init__(self, current: str | None = None) -> None:
+    def __init__(self, current: str | None = None, *, why: str = "") -> None:
         super().__init__()
         self.current = current or ""
+        self.why = why
+        """Why the name is asked, said above the box (an SSH player's user name that cannot
+        be their name: :func:`asked_because`)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
+            if self.why:
+                yield Static(self.why, id="why", markup=False)
             yield Label("Your name (the others see it at the table):")
             yield Input(
                 self.current, placeholder="e.g. Bea", id="name", max_length=32, compact=True
@@ -79,6 +85,15 @@ class NameDialog(Dialog):
             self.dismiss(clean_name(self.query_one("#name", Input).value))
         except BadName as error:
             self.say(str(error))
+
+
+def asked_because(user_name: str) -> str:
+    """Why an SSH player whose user name cannot be their name (``--ask-name``) is asked for
+    one: a word standing in for a name, or a name another player here has now."""
+    shown = clean_text(user_name)
+    if stand_in_name(user_name):
+        return f'You came in as "{shown}", a word, not a name.'
+    return f'Someone else is playing here as "{shown}" now.'
 
 
 ADDRESS_KEYS = "enter: join · esc or an empty address: cancel"
@@ -203,16 +218,22 @@ class CreateDialog(Dialog):
         Binding("ctrl+s", "create", "create"),
     ]
 
-    def __init__(self, game: str | None = None) -> None:
+    def __init__(self, game: str | None = None, *, at: str = "") -> None:
         super().__init__()
         self.game = game or registry.names()[0]
+        self.at = at
+        """Where the table is created when not on this computer (the lobby's only host,
+        as an SSH gateway's player reaches it): the title says so."""
 
     def compose(self) -> ComposeResult:
         described = registry.get(self.game).describe()
         games = [(registry.get(name).title, name) for name in registry.names()]
         low, high = described["min_players"], described["max_players"]
         with Vertical():
-            yield Label("New table on this computer (others on the LAN can join)")
+            if self.at:
+                yield Label(f"New table at {self.at} (others can join)", markup=False)
+            else:
+                yield Label("New table on this computer (others on the LAN can join)")
             yield Select(games, value=self.game, allow_blank=False, id="game", compact=True)
             with Horizontal(classes="buttons"):
                 yield Label("Seats ")

@@ -75,7 +75,19 @@ class HostEntry:
             ssh_command,  # loads zeroconf: not before the lobby is drawn
         )
 
-        return ssh_command(self.address, self.ssh_port)
+        return ssh_command(self.public_address, self.ssh_port)
+
+    @property
+    def public_address(self) -> str:
+        """The host part of :attr:`public_endpoint`: the address other people reach."""
+        if not self.shown:
+            return self.address
+        from tui.commands.address import BadAddress, parse_address
+
+        try:
+            return parse_address(self.shown)[0]
+        except BadAddress:
+            return self.address
 
     @property
     def web_url(self) -> str | None:
@@ -206,9 +218,13 @@ class LobbyScreen(Screen[None]):
             super().__init__()
             self.name = name
 
-    def __init__(self, player: str = "") -> None:
+    def __init__(self, player: str = "", *, creates_at: str = "") -> None:
         super().__init__()
         self.player = player
+        self.creates_at = creates_at
+        """Where ``c`` creates a table when not on this computer: the one host this lobby
+        plays at (``clowder join --only-this-host``, an SSH gateway's player), as they
+        reach it."""
         self.hosts: list[HostEntry] = []
         self.tables: dict[str, list[dict[str, Any]]] = {}
         self.problems: dict[str, str] = {}
@@ -430,7 +446,8 @@ class LobbyScreen(Screen[None]):
         elif table is None and host.origin == "yours":
             self.status("You have no tables open: press c to create one")
         elif table is None:
-            self.status(f"{host.name} has no tables yet: press c to open one on this computer")
+            where = "there" if self.creates_at else "on this computer"
+            self.status(f"{host.name} has no tables yet: press c to open one {where}")
         else:
             self.post_message(self.JoinTable(host, table, role))
 
@@ -476,7 +493,7 @@ class LobbyScreen(Screen[None]):
             if new_table is not None:
                 self.post_message(self.Create(new_table))
 
-        self.app.push_screen(CreateDialog(), created)
+        self.app.push_screen(CreateDialog(at=self.creates_at), created)
 
     def action_learn(self) -> None:
         """A coached first game of the game chosen (:class:`tui.screens.dialogs.LearnDialog`):

@@ -46,6 +46,7 @@ from net.doors.ssh_gateway import (
     GatewayError,
     Player,
     SshGateway,
+    asks_name,
     client_command,
     client_environment,
     load_host_key,
@@ -197,6 +198,67 @@ def test_the_client_is_told_the_address_its_player_reached_when_not_the_hosts_ow
     assert "--shown-as=127.0.0.1" not in client_command("127.0.0.1", 7707, "ann", "127.0.0.1")
 
 
+@pytest.mark.parametrize("name", ["you", "You", "NAME", "<NAME>", "me", "they", "player"])
+def test_a_user_name_that_is_a_word_not_a_name_is_asked_for_one(name: str) -> None:
+    """Issue 36, item 1: ``ssh -p 2222 you@HOST`` typed as the invitation read named the
+    player "you"; now such a word makes the client ask for a name."""
+    assert asks_name(name, None, [])
+    assert not asks_name("ann", None, []) and not asks_name("Yousef", None, [])
+
+
+def test_a_name_someone_else_plays_under_now_is_asked_for_one() -> None:
+    ann = Player("ann", "SHA256:ann", "198.18.0.2")
+    assert asks_name("ann", "SHA256:other", [ann])  # another key: another player
+    assert asks_name("ANN", "SHA256:ann", [ann])  # the same name to the others' eyes
+    assert asks_name("ann", None, [ann])
+    assert not asks_name("ann", "SHA256:ann", [ann])  # the same player, a second window
+    assert not asks_name("bea", None, [ann])
+
+
+def test_a_player_asked_for_a_name_gets_a_client_that_asks_and_finds_their_folder(
+    tmp_path: Path,
+) -> None:
+    command = client_command(
+        "127.0.0.1",
+        7707,
+        "you",
+        "198.18.0.1",
+        ssh_port=2222,
+        ask=True,
+        folders=tmp_path,
+        fingerprint="SHA256:abc",
+    )
+    assert command[:5] == [sys.executable, "-m", "tui", "join", "127.0.0.1:7707"]
+    assert command[5:] == [
+        "--ask-name=you",
+        f"--player-folders={tmp_path}",
+        "--ssh-key=SHA256:abc",
+        "--only-this-host",
+        "--door=ssh:2222",
+        "--shown-as=198.18.0.1",
+    ]
+    assert not any(part.startswith("--name") for part in command)
+    named = client_command("127.0.0.1", 7707, "ann", ssh_port=22, folders=tmp_path)
+    assert "--name=ann" in named and "--door=ssh:22" in named
+    assert not any(part.startswith(("--ask-name", "--player-folders")) for part in named)
+
+
+def test_the_client_takes_every_flag_the_gateway_passes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What :func:`client_command` passes, ``clowder join`` understands: it goes as far as
+    wanting a terminal (a test has none)."""
+    from tui.cli import main
+
+    command = client_command(
+        "127.0.0.1", 7707, "you", "198.18.0.1", ssh_port=2222, ask=True, folders=tmp_path,
+        fingerprint="SHA256:abc",
+    )  # fmt: skip
+    assert main(command[3:]) == 2
+    err = capsys.readouterr().err
+    assert "needs a terminal" in err and "unrecognized" not in err
+
+
 def test_the_reached_address_is_written_as_people_write_it() -> None:
     assert reached_address("198.18.0.1") == "198.18.0.1"
     assert reached_address("::ffff:198.18.0.1") == "198.18.0.1"  # a dual-stack socket
@@ -257,12 +319,13 @@ def test_the_txt_record_says_where_the_ssh_gateway_is() -> None:
     assert "ssh" not in without
     for bad in (b"0", b"70000", b"-1", b"22a", b""):
         assert decode_txt({b"ssh": bad}).ssh_port is None
-    assert ssh_command("198.18.0.1", 2222) == "ssh -p 2222 you@198.18.0.1"
-    assert ssh_command("198.18.0.1", 22) == "ssh you@198.18.0.1"
+    assert ssh_command("198.18.0.1", 2222) == "ssh -p 2222 NAME@198.18.0.1"
+    assert ssh_command("198.18.0.1", 22) == "ssh NAME@198.18.0.1"
+    assert ssh_command("198.18.0.1", 22, user="Bea Lee") == "ssh 'Bea Lee@198.18.0.1'"
     info = HostInfo("Bea._clowder._tcp.local.", "Bea", ("198.18.0.1",), 7707, 1, (), 0, (), 0, 0.0)
     assert info.ssh_command is None
     with_ssh = dataclasses.replace(info, ssh_port=2222)
-    assert with_ssh.ssh_command == "ssh -p 2222 you@198.18.0.1"
+    assert with_ssh.ssh_command == "ssh -p 2222 NAME@198.18.0.1"
 
 
 # --- the host command's flags -------------------------------------------------------------
@@ -466,6 +529,45 @@ async def test_the_session_knows_which_address_the_player_reached(tmp_path: Path
     assert [player.reached for player in players] == ["127.0.0.2"]
     command = client_command("127.0.0.1", 7707, "ann", players[0].reached)
     assert command[-1] == "--shown-as=127.0.0.2"
+
+
+async def test_a_stand_in_or_a_name_in_use_gets_a_client_that_asks_for_a_name(
+    tmp_path: Path,
+) -> None:
+    players: list[Player] = []
+
+    def recording(player: Player) -> Sequence[str]:
+        players.append(player)
+        return stand_in(player)
+
+    mine = asyncssh.generate_private_key("ssh-ed25519")
+    theirs = asyncssh.generate_private_key("ssh-ed25519")
+    async with gateway(tmp_path, command=recording) as ssh:
+        async with ssh.connect("you") as conn:
+            terminal = await open_terminal(conn)
+            await terminal.wait_for("size 80x24")
+            await terminal.close()
+        await ssh_gone(ssh)
+        async with ssh.connect("ann", client_keys=[mine]) as conn:
+            ann = await open_terminal(conn)
+            await ann.wait_for("size 80x24")
+            for key in (mine, theirs):  # the same ann in a second window, then another ann
+                async with ssh.connect("ann", client_keys=[key]) as other:
+                    terminal = await open_terminal(other)
+                    await terminal.wait_for("size 80x24")
+                    await terminal.close()
+            await ann.close()
+    assert [(player.name, player.ask) for player in players] == [
+        ("you", True),
+        ("ann", False),
+        ("ann", False),
+        ("ann", True),
+    ]
+    command = ssh.gateway.client_command(players[3])
+    assert "--ask-name=ann" in command
+    assert f"--player-folders={tmp_path / 'ssh'}" in command
+    assert f"--ssh-key={theirs.get_fingerprint()}" in command
+    assert f"--door=ssh:{ssh.gateway.port}" in command
 
 
 async def ssh_gone(ssh: Gateway) -> None:
@@ -988,6 +1090,24 @@ async def test_ssh_player_sees_the_lobby_joins_plays_resizes_leaves_and_comes_ba
             await terminal.close()
 
 
+async def test_ssh_player_who_typed_the_invitation_literally_is_asked_for_a_name(
+    tmp_path: Path,
+) -> None:
+    """Issue 36, item 1, through the real client: ``ssh -p PORT NAME@HOST`` as it reads."""
+    async with gateway(tmp_path, command=None) as ssh, ssh.connect("NAME") as conn:
+        terminal = await open_terminal(conn)
+        await terminal.wait_for('You came in as "NAME", a word, not a name.', "Your name")
+        mark = terminal.mark()
+        terminal.type(b"me\r")  # another stand-in: refused, saying why
+        await terminal.wait_for('"me" reads as a word, not a name', since=mark)
+        terminal.type(b"g\r")  # a name now
+        await terminal.wait_for("Clowder lobby", "you are meg")
+        await terminal.close()
+    folder = player_folder(tmp_path / "ssh", "meg", None)
+    config = json.loads((folder / "config" / "config.json").read_text(encoding="utf-8"))
+    assert config["name"] == "meg"
+
+
 # --- what a newcomer sees: the lobby and `clowder discover` ------------------------------
 
 
@@ -1009,7 +1129,7 @@ async def test_the_lobby_shows_the_ssh_command_of_a_host_that_offers_it() -> Non
         app.lobby.set_hosts([cy, *LOBBY_HOSTS])
         app.lobby.select("lan:cy")
         await pilot.pause()
-        assert shown() == "no Python? ssh -p 2222 you@198.18.0.1"
+        assert shown() == "no Python? ssh -p 2222 NAME@198.18.0.1"
         app.lobby.select(LOBBY_HOSTS[0].key)
         await pilot.pause()
         assert shown() is None
@@ -1032,7 +1152,7 @@ def test_discover_prints_the_ssh_command(
     lines = capsys.readouterr().out.splitlines()
     assert lines == [
         "Bea  198.18.0.1:7707  (1 table)",
-        "    no Python? ssh -p 2222 you@198.18.0.1",
+        "    no Python? ssh -p 2222 NAME@198.18.0.1",
         "Cy  198.18.0.1:7707  (1 table)",
     ]
     assert main(["discover", "--json"]) == 0
