@@ -23,6 +23,7 @@ from textual.widgets import Footer, Static
 
 from net.store.night import tonight_lines
 from net.wire.text import clean_text
+from tui.screens.keys import KEYS_BINDING, show_keys
 
 ANSWER_MARKS = {"yes": "✓", "no": "✗", "waiting": "…"}
 
@@ -70,6 +71,7 @@ class ResultsScreen(Screen[str]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        KEYS_BINDING,
         Binding("a", "again", "play again"),
         Binding("x", "decline", "no thanks"),
         Binding("n", "next_game", "next game"),
@@ -221,3 +223,6 @@ class ResultsScreen(Screen[str]):
 
     def action_done(self, choice: str) -> None:
         self.dismiss(choice)
+
+    def action_show_keys(self) -> None:
+        show_keys(self)
