@@ -395,7 +395,10 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         return self.mine("play") and bool(self.legal("pickup"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer shows only what may be done now (and always rules, why, leave)."""
+        """The footer shows only what may be done now (and always rules and leave; why once
+        the host has ruled on a challenge)."""
+        if action == "why":
+            return bool(self.history.explained)
         if action in ("rules", "leave", "why", KEYS_ACTION):
             return True
         view = self.playing
@@ -406,12 +409,12 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
                 action == "clear" or int(str(parameters[0])) <= len(self.choices)
             )
         compelled = bool(self.legal("play"))
-        if action == "send":  # any word may be said: the legal words are only examples
-            return self.free_to_say() and not compelled
+        if action == "send":  # any word may be said (once typed): the legal words are examples
+            return self.free_to_say() and not compelled and bool(self.typed)
         if action == "send_letter":
             return compelled
-        if action == "send_forfeit":
-            return bool(self.legal("forfeit"))
+        if action == "send_forfeit":  # the letter to give up is typed first
+            return bool(self.legal("forfeit")) and bool(self.typed)
         if action == "idea":
             return bool(self.legal("lead") or self.legal("say"))
         if action == "challenge":
@@ -866,7 +869,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         if self.choices:
             return "Which one? Press its number (backspace cancels)"
         if seat is None:
-            return f"Watching · {capital(name_of(view, turn))} to play · # why · < leaves"
+            why = " · # why" if self.history.explained else ""  # once there is a ruling
+            return f"Watching · {capital(name_of(view, turn))} to play{why} · < leaves"
         challenge = f" · ! challenges {view['target']}" if self.legal("challenge") else ""
         if turn != seat:
             doing = {
