@@ -42,8 +42,8 @@ from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import RulingHistory, who
-from tui.you import capital
 from tui.widgets.scores import Scoreboard, ScoreLine
+from tui.you import capital
 
 PILES = 2
 CELL = 4
