@@ -46,6 +46,8 @@ NO_PLAIN_KEY: dict[tuple[str, str], str] = {
     ("AddressDialog", "cancel"): "Enter on an empty address cancels",
     ("CreateDialog", "create"): "its Create button (a tap, or Enter on it), or Enter in a field",
     ("CreateDialog", "cancel"): "its Cancel button (a tap, or Enter on it)",
+    ("KiitosTable", "rules"): "letters are typed there: ? lists the keys, and Enter on its "
+    "rules line opens them",
     ("ReplayScreen", "close_jump"): "Enter on the empty move box closes it",
     ("ReplayScreen", "go"): "home/end: g then a number goes to any move (0 the first)",
     ("RevealScreen", "close"): "any key closes it (its on_key), as its hint says",

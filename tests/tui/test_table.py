@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.tui.harness import TableHarness, catchy_view
-from tui.games.catchy.screen import CourseTrack, face
+from tui.games.catchy.screen import DIMMED_NOTE, CourseTrack, face
 from tui.screens.rules import RulesScreen
 from tui.widgets.cards import card_lines
 from tui.widgets.hand import Hand
@@ -59,12 +59,14 @@ async def test_illegal_cards_are_dimmed_and_refused_with_the_engines_reason() ->
         assert app.actions == [{"type": "play", "card": "G2"}]
 
 
-async def test_playing_out_of_turn_says_whose_turn_it_is() -> None:
+async def test_out_of_turn_no_play_key_is_offered_and_the_prompt_says_whose_turn_it_is() -> None:
     app = TableHarness(catchy_view(2))  # Bot Tom to follow
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter")
+        offered = {active.binding.action for active in app.table.active_bindings.values()}
+        assert not offered & {"play", "number(1)", "move(-1)", "swap"}, offered
+        await pilot.press("enter", "1")
         assert app.actions == []
-        assert "It is Bot Tom's turn" in text_of(app.table.query_one(PromptLine))
+        assert "Bot Tom to play" in text_of(app.table.query_one(PromptLine))
 
 
 async def test_a_spectator_sees_no_hand_and_cannot_play() -> None:
@@ -191,3 +193,32 @@ async def test_the_round_over_notice_does_not_cover_the_prompt() -> None:
         for toast in toasts:
             assert not toast.region.overlaps(prompt)
             assert toast.region.bottom <= prompt.y
+
+
+async def test_the_cursor_starts_each_turn_on_a_card_that_may_be_played() -> None:
+    """Issue 36, item 7: the cursor started on the first card even when it may not be played
+    (Ann must follow green, her first card is red), so the first Enter was refused. It starts
+    each turn on the first playable card; moved by the player, it stays where it was put."""
+    view = catchy_view(4)
+    assert view["hand"][0] in view["unplayable"] and "G2" not in view["unplayable"]
+    app = TableHarness(view)
+    async with app.run_test(size=(80, 24)) as pilot:
+        hand = app.table.query_one(Hand)
+        assert hand.current == "G2"
+        await pilot.press("left")
+        app.table.received(dict(view))  # the same turn drawn again
+        await pilot.pause()
+        assert hand.current == view["hand"][0]
+        await pilot.press("right", "enter")
+        assert app.actions == [{"type": "play", "card": "G2"}]
+
+
+async def test_the_hand_says_what_the_x_on_a_card_means_when_a_card_has_one() -> None:
+    """Issue 36, item 7: the ``x`` on a greyed card's bottom edge was never explained."""
+    app = TableHarness(catchy_view(4))  # cards Ann may not play: each has its x
+    async with app.run_test(size=(80, 24)):
+        assert DIMMED_NOTE in text_of(app.table.query_one("#hand-label"))
+    app = TableHarness(catchy_view(1))  # Ann leads: every card may be played, no x
+    async with app.run_test(size=(80, 24)):
+        assert not app.table.query_one(Hand).dimmed
+        assert DIMMED_NOTE not in text_of(app.table.query_one("#hand-label"))

@@ -27,6 +27,7 @@ from net.doors import DEFAULT_PORT
 from net.wire.text import clean_text, stand_in_name
 from tui.commands.address import parse_address
 from tui.config import BadName, clean_name
+from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.widgets.tickbox import TickBox
 
 
@@ -37,10 +38,13 @@ class Dialog(ModalScreen[Any]):
     or a button (Enter on an empty line, ``q`` in a list, the Cancel button).
     """
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [KEYS_BINDING, Binding("escape", "cancel", "cancel")]
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_show_keys(self) -> None:
+        show_keys(self)
 
     def on_mount(self) -> None:
         self.add_class("dialog")

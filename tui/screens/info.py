@@ -14,12 +14,15 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from tui.screens.keys import KEYS_BINDING, show_keys
+
 
 class InfoScreen(ModalScreen[None]):
     """A scrollable box with a title; q, enter or escape closes it (the footer names q: a
     phone's on-screen keyboard may have no Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        KEYS_BINDING,
         Binding("q", "close", "back"),
         Binding("enter", "close", "back", show=False),
         Binding("escape", "close", "back", show=False),
@@ -41,6 +44,9 @@ class InfoScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_show_keys(self) -> None:
+        show_keys(self)
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#info-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)

@@ -25,6 +25,7 @@ from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.wire.text import clean_text
+from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.styles import NARROW_BELOW, PHONE_BREAKPOINTS, TCSS_DIR
 from tui.widgets.wins import HostWins
 
@@ -174,10 +175,11 @@ class LobbyScreen(Screen[None]):
     CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "lobby.tcss"]
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        KEYS_BINDING,
         Binding("enter", "join", "join", priority=True),
         Binding("w", "watch", "watch"),
         Binding("c", "create", "create table"),
-        Binding("l", "learn", "learn a game"),
+        Binding("l", "learn", "learn"),  # short: with ? keys the footer still fits 80 columns
         Binding("a", "address", "address"),
         Binding("n", "rename", "name"),
         Binding("b", "bell", "bell on/off", show=False),
@@ -481,6 +483,9 @@ class LobbyScreen(Screen[None]):
 
     def action_watch(self) -> None:
         self._join("spectator")
+
+    def action_show_keys(self) -> None:
+        show_keys(self)
 
     def action_switch(self) -> None:
         hosts = self.query_one("#hosts", OptionList)

@@ -108,9 +108,12 @@ class RealtimeTable(TableScreen[V]):
     # Data in ----------------------------------------------------------------------
 
     def happened(self, events: Sequence[dict[str, Any]]) -> None:
+        explained = bool(self.history.explained)
         for event in events:
             if not self.history.note(event):
                 self.game_event(event)
+        if self._ready and bool(self.history.explained) != explained:
+            self._follow_bindings()  # ``w`` (why) has something to explain now
 
     def game_event(self, event: Mapping[str, Any]) -> None:
         """One of the game's own events: call ``self.history.award`` for one that
@@ -170,9 +173,12 @@ class RealtimeTable(TableScreen[V]):
             self.refused("Nothing waits for you now")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Enter (go on) is offered only while a moment is held for this player."""
+        """Enter (go on) is offered only while a moment is held for this player, ``w`` once
+        the host has ruled on a claim here (before, it has nothing to explain)."""
         if action == "go_on":
             return self.held
+        if action == "why":
+            return bool(self.history.explained)
         return super().check_action(action, parameters)
 
     def _note_reveal(self, reveal: int | None, view: Mapping[str, Any]) -> None:

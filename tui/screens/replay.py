@@ -29,6 +29,7 @@ from engine.core import BASE_VIEW_KEYS
 from net.store.replays import Replayer
 from tui.games import NoScreen, screen_class
 from tui.screens.generic import action_label, cut, printable, value_text
+from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.widgets.chat import chat_text, rule_text
 
 LOG_LINES = 200
@@ -79,6 +80,7 @@ class ReplayScreen(Screen[None]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        KEYS_BINDING,
         # One footer entry for each pair of arrows, so the footer fits 80 columns.
         Binding("left", "step(-1)", "move", key_display="←→", priority=True),
         Binding("right", "step(1)", "move on", show=False, priority=True),
@@ -243,6 +245,9 @@ class ReplayScreen(Screen[None]):
 
     def action_quit_replay(self) -> None:
         self.app.exit()
+
+    def action_show_keys(self) -> None:
+        show_keys(self)
 
 
 class ReplayApp(App[None]):

@@ -23,15 +23,24 @@ from textual.widgets import Footer, Static
 
 from net.store.night import tonight_lines
 from net.wire.text import clean_text
+from tui.screens.keys import KEYS_BINDING, show_keys
 
 ANSWER_MARKS = {"yes": "✓", "no": "✗", "waiting": "…"}
 
 
-def again_lines(status: dict[str, Any], left_s: float, my_seat: int | None) -> list[str]:
-    """The proposal to play again, for people: who asked, each answer, the time left."""
+def again_lines(
+    status: dict[str, Any], left_s: float, my_seat: int | None, finished: str | None = None
+) -> list[str]:
+    """The proposal to play again, for people: who asked, each answer, the time left.
+
+    ``finished``: the title of the game just played; a proposal of another game says
+    "next", not "again" (nobody played it yet)."""
     title = clean_text(str(status.get("title") or status.get("game") or "?"))
     by = clean_text(str(status.get("by") or "?"))
-    lines = [f"{by} asks to play {title} again ({max(0, round(left_s))} s):"]
+    same = finished is None or title == finished
+    lines = [
+        f"{by} asks to play {title} {'again' if same else 'next'} ({max(0, round(left_s))} s):"
+    ]
     marks = []
     mine = None
     for seat in status.get("seats") or []:
@@ -43,7 +52,7 @@ def again_lines(status: dict[str, Any], left_s: float, my_seat: int | None) -> l
     lines.append("  " + "  ".join(marks))
     free = int(status.get("free") or 0)
     if mine == "waiting":
-        lines.append("  a: yes, play again   x: no thanks")
+        lines.append(f"  a: yes, {'play again' if same else 'play it'}   x: no thanks")
     elif mine == "yes":
         lines.append("  You are in: the game starts when everyone has answered.")
     elif mine == "no":
@@ -62,6 +71,7 @@ class ResultsScreen(Screen[str]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        KEYS_BINDING,
         Binding("a", "again", "play again"),
         Binding("x", "decline", "no thanks"),
         Binding("n", "next_game", "next game"),
@@ -101,6 +111,7 @@ class ResultsScreen(Screen[str]):
         tonight: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
+        self.title_of_game = title
         self.heading = f"{title}: game over"
         self.lines = list(lines)
         self.my_seat = my_seat
@@ -110,6 +121,8 @@ class ResultsScreen(Screen[str]):
         self.tonight: dict[str, Any] | None = tonight
         self._first_again = again
         self._ready = False
+        self._again_line = Static("", id="results-again")
+        self._tonight_line = Static("", id="results-tonight")
 
     def compose(self) -> ComposeResult:
         with Center(), Vertical(id="results"):
@@ -118,8 +131,14 @@ class ResultsScreen(Screen[str]):
             # the body scrolls (up/down, page keys) inside a box that fits the screen.
             with VerticalScroll(id="results-scroll"):
                 yield Static("\n".join(self.lines), id="results-body")
-            yield Static("", id="results-again")
-            yield Static("", id="results-tonight")
+            # Docked at the box's foot, so the proposal (who answered, the time left, the
+            # keys) and tonight's standings stay on screen at 80x24, and the body above
+            # scrolls in the rows they leave (undocked, they fell below the box's edge).
+            # Kept, not queried: the screen's mount can come before theirs (an app that closes
+            # just after pushing it), and a line drawn early is shown once they are up.
+            with Vertical(id="results-evening"):
+                yield self._again_line
+                yield self._tonight_line
         yield Footer()
 
     def on_mount(self) -> None:
@@ -144,7 +163,7 @@ class ResultsScreen(Screen[str]):
         self.tonight = data
         if not self._ready:
             return
-        widget = self.query_one("#results-tonight", Static)
+        widget = self._tonight_line
         widget.display = data is not None
         if data is not None:
             widget.update("\n".join(clean_text(line) for line in tonight_lines(data)))
@@ -156,13 +175,13 @@ class ResultsScreen(Screen[str]):
     def _draw_again(self) -> None:
         if not self._ready:
             return
-        widget = self.query_one("#results-again", Static)
+        widget = self._again_line
         status = self.again
         widget.display = status is not None
         if status is None:
             return
         left = float(status.get("ends_in") or 0) - (time.monotonic() - self._again_at)
-        widget.update("\n".join(again_lines(status, left, self.my_seat)))
+        widget.update("\n".join(again_lines(status, left, self.my_seat, self.title_of_game)))
 
     def my_answer(self) -> str | None:
         """The player's answer to the open proposal (``None``: none open, or a spectator)."""
@@ -206,3 +225,6 @@ class ResultsScreen(Screen[str]):
 
     def action_done(self, choice: str) -> None:
         self.dismiss(choice)
+
+    def action_show_keys(self) -> None:
+        show_keys(self)

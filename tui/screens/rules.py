@@ -11,6 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
+from tui.screens.keys import KEYS_BINDING, show_keys
+
 
 def rules_markdown(title: str, rules: str, assumptions: Sequence[str]) -> str:
     """The page: the rules, then every assumption as a bullet."""
@@ -26,6 +28,7 @@ class RulesScreen(Screen[None]):
     keyboard may have no Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        KEYS_BINDING,
         Binding("q", "app.pop_screen", "back"),
         Binding("r", "app.pop_screen", "back", show=False),
         Binding("escape", "app.pop_screen", "back", show=False),
@@ -44,6 +47,9 @@ class RulesScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#rules").focus()
+
+    def action_show_keys(self) -> None:
+        show_keys(self)
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#rules", VerticalScroll).scroll_relative(y=lines, animate=False)

@@ -42,6 +42,7 @@ from engine.core import BaseView
 from net.wire.text import clean_text
 from tui.bell import attention_due
 from tui.coach import Coach
+from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.styles import PHONE_BREAKPOINTS, TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
 from tui.widgets.coach import CoachPanel, coach_line
@@ -101,6 +102,7 @@ class TableScreen(Screen[None], Generic[V]):
     ``-narrow``, and ``table.tcss`` puts the side column (scores, log) under the board."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        KEYS_BINDING,
         Binding("r", "rules", "rules"),
         Binding("q", "leave", "quit"),
         *CHAT_BINDINGS,
@@ -804,6 +806,9 @@ class TableScreen(Screen[None], Generic[V]):
 
     def action_leave(self) -> None:
         self.post_message(self.Leave())
+
+    def action_show_keys(self) -> None:
+        show_keys(self)
 
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen

@@ -29,6 +29,9 @@ from tui.widgets.prompt import PromptLine
 from tui.widgets.scores import Scoreboard, ScoreLine
 from tui.you import YOU
 
+DIMMED_NOTE = "x: not playable now"
+"""How the hand's label explains the ``x`` on the bottom edge of a greyed card."""
+
 CAT_MARK = "^.^"
 """Odd cards show a cat (it matters: two odd cards flip the cat)."""
 
@@ -274,14 +277,18 @@ class CatchyTable(TableScreen[CatchyView]):
     """Here, not in ``catchy.tcss``: a screen's CSS file comes after its first view is drawn."""
     game = "catchy"
 
+    # Each key is offered only when it does something now (check_action): digits name a
+    # course card while you swap the Starting card, a card of your hand on your turn.
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left", "move(-1)", "pick", key_display="←→"),
         Binding("right", "move(1)", "pick", show=False),
         Binding("enter", "play", "play"),
         Binding("space", "play", "play", show=False),
+        Binding("1", "course(1)", "swap for course card", key_display="1-3"),
+        *(Binding(str(n), f"course({n})", "swap", show=False) for n in (2, 3)),
         Binding("1", "number(1)", "card", key_display="1-7"),
         *(Binding(str(n), f"number({n})", "card", show=False) for n in range(2, 10)),
-        Binding("s", "swap", "swap"),
+        Binding("s", "swap", "swap", show=False),  # then 1-3: the digits alone do it too
         Binding("escape", "cancel", "cancel", show=False),
     ]
 
@@ -327,16 +334,18 @@ class CatchyTable(TableScreen[CatchyView]):
         self.query_one(TrickArea).follow(view, sent)
         own = [card for card in view["hand"] or [] if card != sent]
         my_turn = seat is not None and turn == seat
-        self.query_one("#hand-label", Panel).draw(
-            (seat, players, counts, turn, my_turn and phase == "play"),
-            lambda: self._hand_label(view, hand),
-        )
         dimmed = set(view["unplayable"])
         if STARTING in own:
             dimmed.add(STARTING)
         hand.dimmed = frozenset(dimmed)
+        self.query_one("#hand-label", Panel).draw(
+            (seat, players, counts, turn, my_turn and phase == "play", hand.dimmed),
+            lambda: self._hand_label(view, hand),
+        )
         hand.cards = tuple(own)
         hand.show_cursor = my_turn and phase == "play"
+        if hand.show_cursor:
+            self._cursor_to_playable(view, hand)
         hand.display = seat is not None
         self.query_one(Scoreboard).set_scores(
             [
@@ -376,6 +385,21 @@ class CatchyTable(TableScreen[CatchyView]):
         sent = self.sent
         return None if sent is None else str(sent.get("card"))
 
+    def _cursor_to_playable(self, view: CatchyView, hand: Hand) -> None:
+        """At the start of each of your turns the cursor rests on a card you may play (the
+        first), so that Enter plays one; later it stays where you put it."""
+        turn = (view["round"], len(view["tricks"]), len(view["trick"]))
+        if turn == self._cursor_turn:
+            return
+        self._cursor_turn = turn
+        if hand.current in hand.dimmed:
+            playable = [i for i, card in enumerate(hand.cards) if card not in hand.dimmed]
+            if playable:
+                hand.cursor = playable[0]
+
+    _cursor_turn: object = None
+    """The turn the cursor was last placed for (round, tricks done, cards on the trick)."""
+
     def _title(self, view: CatchyView) -> Text:
         title = Text(f"{self.game_title} · Round {view['round']}", style="bold")
         if view["seat"] is None:
@@ -412,6 +436,8 @@ class CatchyTable(TableScreen[CatchyView]):
         label = Text("Your hand", style="bold")
         if turn == view["seat"] and view["phase"] == "play":
             label.append("  ▶ your turn", style=self.look("turn"))
+        if hand.dimmed & set(view["hand"] or []):  # the mark on a card's bottom edge
+            label.append(f"  {DIMMED_NOTE}", style=self.look("muted"))
         return label
 
     def _show_last_round(self, view: CatchyView) -> None:
@@ -472,7 +498,30 @@ class CatchyTable(TableScreen[CatchyView]):
 
     # Keys ----------------------------------------------------------------------
 
-    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"move", "play", "number", "swap", "cancel"})
+    PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset(
+        {"move", "play", "number", "course", "swap", "cancel"}
+    )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Each play key only while it does something: the swap keys for the Starting card's
+        holder during the swap (escape while ``s`` waits for a digit), the hand's keys on
+        your turn in play (a digit only for a card you hold)."""
+        allowed = super().check_action(action, parameters)
+        if not allowed or action not in self.PLAY_ACTIONS:
+            return allowed
+        if action in ("course", "swap"):
+            return self._my_turn("swap")
+        if action == "cancel":
+            return self.swapping
+        if not self._my_turn("play"):
+            return False
+        if action == "number":
+            view = self.view
+            return view is not None and int(str(parameters[0])) <= len(view["hand"] or [])
+        return True
+
+    def watch_swapping(self) -> None:
+        self.refresh_bindings()  # escape cancels only while a digit is awaited
 
     def _my_turn(self, phase: str) -> bool:
         view = self.view
@@ -500,6 +549,9 @@ class CatchyTable(TableScreen[CatchyView]):
             reason = view["unplayable"].get(card)
             if reason:
                 self.query_one(PromptLine).refuse(f"{card_name(card)}: {reason}")
+
+    def action_course(self, value: int) -> None:
+        self.swap(value)
 
     def action_swap(self) -> None:
         view = self.view

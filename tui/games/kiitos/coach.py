@@ -13,7 +13,7 @@ round (its piles are emptied at once) is recognised from the log's new lines.
 The keys named are the ones the Kiitos table shows (:mod:`tui.games.kiitos.screen`, its
 footer and prompt): letters type the word line, Enter says it (or plays the letter you must
 play), ``!`` challenges, ``-`` picks up, ``>`` uses the 4-player rule, digits flip a rule
-card or choose who starts, ``*`` gives an idea, ``?`` shows the rules, ``<`` leaves. They
+card or choose who starts, ``*`` gives an idea, ``?`` lists the keys, ``<`` leaves. They
 are the :data:`KEYS`; the tests check that the table binds each to its action.
 
 The panel is narrow (29 columns, six rows at 80x24), so advice is two or three short
@@ -37,7 +37,7 @@ KEYS = {
     "pickup": "-",
     "pass_lead": ">",
     "idea": "*",
-    "rules": "?",
+    "show_keys": "?",
     "leave": "<",
 }
 """The table's key for each action the coach names (plain keys: letters type words)."""
@@ -114,7 +114,7 @@ class KiitosCoach(Coach[KiitosView]):
             rules_line(view),
             f"Type a word and press Enter to say it; {KEYS['pickup']} picks up,"
             f" {KEYS['challenge']} challenges, {KEYS['idea']} gives an idea,"
-            f" {KEYS['rules']} shows the rules, {KEYS['leave']} leaves.",
+            f" {KEYS['show_keys']} lists the keys (rules too), {KEYS['leave']} leaves.",
         ]
 
     def now(self, view: KiitosView) -> list[str]:

@@ -13,9 +13,9 @@ Ctrl, Tab or Esc needed): Enter says the word (or plays the letter you must
 play), ``*`` fills in an idea, ``!`` challenges the word just said, ``-``
 picks up (into your - pile), ``>`` passes the lead on (the 4-player rule),
 digits flip a rule card or choose who starts, Backspace erases (and cancels
-a choice), ``?`` shows the rules, ``#`` the host's rulings, ``@`` opens the
-chat, ``<`` leaves. The keys of a real keyboard work too, unshown: Tab,
-ctrl+p, ctrl+n, Esc, ctrl+w, ctrl+t, ctrl+x. A challenge is a real-time claim
+a choice), ``?`` lists every key (the rules are there, and on ctrl+r), ``#`` the host's
+rulings, ``@`` opens the chat, ``<`` leaves. The keys of a real keyboard work too, unshown:
+Tab, ctrl+p, ctrl+n, Esc, ctrl+w, ctrl+t, ctrl+x. A challenge is a real-time claim
 (:class:`~tui.screens.realtime.RealtimeTable`): with 3-4 players the first
 to grab a challenge card challenges, decided by reaction time.
 """
@@ -36,6 +36,7 @@ from textual.widgets import Footer
 from engine.games.kiitos.rules import MAX_WORD_LENGTH, RULE_TEXT, KiitosView
 from tui.coach import Coach
 from tui.games.kiitos.entry import MARKS, Entry, analyse, choices_words, play_words
+from tui.screens.keys import KEYS_ACTION, KEYS_BINDING
 from tui.screens.realtime import RealtimeTable
 from tui.widgets.chat import CHAT_BINDINGS
 from tui.widgets.log import GameLog
@@ -254,6 +255,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
     # the footer and prompts name, so a phone's on-screen keyboard reaches every action; the
     # Tab, Ctrl and Esc keys of a real keyboard do the same, unshown.
     BINDINGS: ClassVar[list[BindingType]] = [
+        KEYS_BINDING,
         Binding("enter", "send", "say", key_display="⏎"),
         Binding("enter", "send_letter", "play", key_display="⏎"),
         Binding("enter", "send_forfeit", "give up", key_display="⏎"),
@@ -279,7 +281,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         Binding("backspace", "erase", "erase", show=False),
         Binding("backspace", "clear", "cancel", show=False),  # only with a choice open
         Binding("escape", "clear", "clear"),
-        Binding("question_mark", "rules", "rules", key_display="?"),
+        Binding("ctrl+r", "rules", "rules", show=False),  # and on the key list (?)
         Binding("number_sign", "why", "why", key_display="#"),
         Binding("ctrl+w", "why", "why", show=False),
         Binding("<", "leave", "leave", key_display="<"),
@@ -393,8 +395,11 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         return self.mine("play") and bool(self.legal("pickup"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The footer shows only what may be done now (and always rules, why, leave)."""
-        if action in ("rules", "leave", "why"):
+        """The footer shows only what may be done now (and always rules and leave; why once
+        the host has ruled on a challenge)."""
+        if action == "why":
+            return bool(self.history.explained)
+        if action in ("rules", "leave", "why", KEYS_ACTION):
             return True
         view = self.playing
         if view is None:
@@ -404,12 +409,12 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
                 action == "clear" or int(str(parameters[0])) <= len(self.choices)
             )
         compelled = bool(self.legal("play"))
-        if action == "send":  # any word may be said: the legal words are only examples
-            return self.free_to_say() and not compelled
+        if action == "send":  # any word may be said (once typed): the legal words are examples
+            return self.free_to_say() and not compelled and bool(self.typed)
         if action == "send_letter":
             return compelled
-        if action == "send_forfeit":
-            return bool(self.legal("forfeit"))
+        if action == "send_forfeit":  # the letter to give up is typed first
+            return bool(self.legal("forfeit")) and bool(self.typed)
         if action == "idea":
             return bool(self.legal("lead") or self.legal("say"))
         if action == "challenge":
@@ -851,7 +856,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
     def prompt_text(self, view: KiitosView) -> str:
         """What the player may do now, in words."""
         if view["outcome"] is not None:
-            return "Game over · ? rules · < leaves"
+            return "Game over · ? keys and rules · < leaves"
         if self.starting:  # a real-time table counts down before the game begins
             left = self.starts_in
             when = f"in {left:.0f} s" if isinstance(left, int | float) else "when all are here"
@@ -864,7 +869,8 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         if self.choices:
             return "Which one? Press its number (backspace cancels)"
         if seat is None:
-            return f"Watching · {capital(name_of(view, turn))} to play · # why · < leaves"
+            why = " · # why" if self.history.explained else ""  # once there is a ruling
+            return f"Watching · {capital(name_of(view, turn))} to play{why} · < leaves"
         challenge = f" · ! challenges {view['target']}" if self.legal("challenge") else ""
         if turn != seat:
             doing = {

@@ -6,11 +6,13 @@ import time
 from typing import Any, ClassVar, cast
 
 from textual import events
+from textual.widgets._footer import FooterKey
 
 from engine.games.blackcat.rules import BlackCatView, PileView
 from tests.tui.harness import BLACKCAT_PLAYERS, TableHarness, blackcat_view
 from tui.games.blackcat.screen import BlackCatTable, card_marks, fitting, pile_rows
 from tui.screens.info import InfoScreen
+from tui.screens.keys import KeysScreen
 from tui.widgets.log import GameLog
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import Award, Ruling
@@ -18,6 +20,25 @@ from tui.widgets.rulings import Award, Ruling
 SIZE = (80, 24)
 # Grabs from the fixed deck 8S 2C 3S TD 2H ...: Ann 8S->1, Bea 2C->1, Ann 3S->2, Bea TD->2.
 FOUR = [(0, 0), (1, 0), (0, 1), (1, 1)]
+CLAIM = {
+    "kind": "claim",
+    "text": "Bea got reveal #5 with a reaction that counted as 257 ms, 43 ms ahead of Ann.",
+    "data": {
+        "reveal_id": 5,
+        "chosen": 1,
+        "tie": False,
+        "claims": [
+            {"seat": 1, "credited_ns": 257_000_000},
+            {"seat": 0, "credited_ns": 300_000_000},
+        ],
+    },
+}
+RULED = [
+    CLAIM,
+    {"kind": "claim_lost", "text": "...", "data": {"reveal_id": 5, "behind_ns": 43_000_000}},
+    {"kind": "take", "text": "", "data": {"seat": 1, "pile": 0, "card": "2H", "reveal": 5}},
+]
+"""The host's ruling on reveal 5 (Bea 43 ms ahead of Ann) and the grab it gave Bea."""
 
 
 def text_of(widget: object) -> str:
@@ -120,30 +141,7 @@ async def test_the_host_rulings_fill_the_log_and_w_explains_the_last_one() -> No
     app = harness(view)
     async with app.run_test(size=SIZE) as pilot:
         table = app.table
-        claim = {
-            "kind": "claim",
-            "text": "Bea got reveal #5 with a reaction that counted as 257 ms, 43 ms ahead of Ann.",
-            "data": {
-                "reveal_id": 5,
-                "chosen": 1,
-                "tie": False,
-                "claims": [
-                    {"seat": 1, "credited_ns": 257_000_000},
-                    {"seat": 0, "credited_ns": 300_000_000},
-                ],
-            },
-        }
-        lost = {
-            "kind": "claim_lost",
-            "text": "...",
-            "data": {"reveal_id": 5, "behind_ns": 43_000_000},
-        }
-        take = {
-            "kind": "take",
-            "text": "",
-            "data": {"seat": 1, "pile": 0, "card": "2H", "reveal": 5},
-        }
-        table.happened([claim, lost, take])
+        table.happened(RULED)
         table.view = blackcat_view([*FOUR, (1, 0)])
         await pilot.pause()
         assert "Bea got 2♥ (pile 1), 43 ms ahead of you." in text_of(table.query_one("#top-info"))
@@ -159,12 +157,27 @@ async def test_the_host_rulings_fill_the_log_and_w_explains_the_last_one() -> No
         )
 
 
-async def test_w_before_any_contest_says_there_is_nothing_to_explain() -> None:
+async def test_w_is_offered_only_once_the_host_has_ruled_on_a_claim() -> None:
+    """Before any ruling ``w`` has nothing to explain: the footer does not offer it (a key it
+    shows is one that works, issue 36, item 7), the key does nothing, and the key list (``?``)
+    names it as "not now"; the host's first ruling brings it to the footer."""
     app = harness(blackcat_view([]))
     async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert "w" not in table.active_bindings
         await pilot.press("w")
-        assert not isinstance(app.screen, InfoScreen)
-        assert "nothing to explain" in text_of(app.table.query_one(PromptLine))
+        assert app.screen is table
+        await pilot.press("question_mark")
+        keys = app.screen
+        assert isinstance(keys, KeysScreen)
+        assert [line.enabled for line in keys.lines if line.action == "why"] == [False]
+        await pilot.press("q")
+        table.happened(RULED)
+        await pilot.pause()
+        assert table.active_bindings["w"].enabled
+        assert any(key.key == "w" for key in table.query(FooterKey))
+        await pilot.press("w")
+        assert isinstance(app.screen, InfoScreen) and "43 ms ahead of Ann" in app.screen.text
 
 
 async def test_the_results_say_who_won_how_it_ended_and_each_pile() -> None:

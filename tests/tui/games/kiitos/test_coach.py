@@ -92,7 +92,7 @@ def test_the_opening_says_the_aim_the_rule_cards_in_play_and_this_tables_keys() 
     )
     assert opening[2] == (
         "Type a word and press Enter to say it; - picks up, ! challenges, * gives an idea,"
-        " ? shows the rules, < leaves."
+        " ? lists the keys (rules too), < leaves."
     )
     full = COACH.opening(view_of(new([ANN, BEA], mode="full"), 0))
     assert full[1].endswith("(each finished word flips one).")

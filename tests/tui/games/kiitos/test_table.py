@@ -286,6 +286,9 @@ async def test_the_ruling_on_a_challenge_is_told_and_w_explains_it() -> None:
         await pilot.press("ctrl+w")
         assert isinstance(app.screen, InfoScreen) and "40 ms ahead of Cy" in app.screen.text
         await pilot.press("escape")
+        await pilot.press("number_sign")  # the plain key, offered now there is a ruling
+        assert isinstance(app.screen, InfoScreen) and "40 ms ahead of Cy" in app.screen.text
+        await pilot.press("escape")
         pickup = {"kind": "pickup", "text": "Cy picks up BRIEF.", "data": {"seat": 2}}
         table.happened([pickup])  # the table is picked up: that challenge is old news
         table.view = cast(KiitosView, view)
@@ -358,7 +361,7 @@ async def test_the_board_shows_table_target_piles_rule_cards_and_challenge_cards
         assert "Min. length 4" in rules and "Positive pile x1" in rules and "Kiitos" in rules
         players = text_of(app.table.query_one("#players")).splitlines()
         assert players[2].split() == ["▶Bea", "8", "0", "1", "0", "-1"]
-        await pilot.press("question_mark")
+        await pilot.press("ctrl+r")  # and on the key list (?)
         assert isinstance(app.screen, RulesScreen)
         assert "Where the rulebook is unclear" in app.screen.page
 
@@ -493,10 +496,12 @@ async def test_why_and_leave_have_plain_keys_for_phone_keyboards() -> None:
     app = harness(kiitos_view(BIRD, seat=None))
     async with app.run_test(size=SIZE) as pilot:
         await ready(app)
-        assert "# why" in prompt(app) and "< leaves" in prompt(app)
-        await pilot.press("number_sign")  # no ruling yet: the why says so
-        assert "The host has not ruled on a claim yet" in prompt(app)
-        assert not app.left
+        assert "< leaves" in prompt(app)
+        # No ruling yet: nothing to explain, so neither the prompt nor the footer offers #
+        # (after a challenge's ruling it opens the explanation: the test above).
+        assert "# why" not in prompt(app) and "number_sign" not in app.table.active_bindings
+        await pilot.press("number_sign")
+        assert app.screen is app.table and not app.left
         await pilot.press("less_than_sign")
         await pilot.pause()
         assert app.left

@@ -1,0 +1,102 @@
+"""``?`` lists every key of the screen it is pressed on, and a line chosen does that key
+(issue 36, item 6, and the lobby's help, item 10).
+
+Textual's footer is one line and does not wrap: on a phone held upright (48 columns) most
+of a table's or the lobby's keys were cut off, and a key the footer never shows (Esc,
+ctrl+k, the digits behind ``1-7``) was found nowhere. Every screen now binds ``?`` where a
+phone's footer still shows it; the list it opens names each key the footer offers (and the
+hidden ones), and Enter on a line does what that key does, so a key a phone's keyboard
+lacks is reached too. Here, for every game's table and for the lobby, at 48 columns.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import OptionList
+from textual.widgets._footer import FooterKey
+
+from engine import registry
+from tests.tui.harness import LobbyHarness, TableHarness
+from tests.tui.test_early_messages import first_view
+from tui.games import screen_class
+from tui.screens import rules
+from tui.screens.dialogs import NameDialog
+from tui.screens.keys import KeysScreen
+from tui.screens.rules import RulesScreen
+
+PHONE = (48, 40)
+
+
+@pytest.fixture(autouse=True)
+def short_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rules page of one line (Markdown takes a second to lay out a whole rulebook)."""
+    monkeypatch.setattr(rules, "rules_markdown", lambda title, *_: f"# {title}")
+
+
+def offered(screen: Screen[Any]) -> dict[str, str]:
+    """What the screen's footer offers now (shown and usable): action -> description."""
+    return {
+        active.binding.action: active.binding.description
+        for active in screen.active_bindings.values()
+        if active.binding.show and active.enabled
+    }
+
+
+def question_mark_fits(screen: Screen[Any]) -> bool:
+    """The footer's ``?`` is drawn whole inside the screen's width."""
+    keys = [key for key in screen.query(FooterKey) if key.key == "question_mark"]
+    return len(keys) == 1 and keys[0].region.x >= 0 and keys[0].region.right <= PHONE[0]
+
+
+async def choose(pilot: Pilot[Any], keys: KeysScreen, action: str) -> None:
+    """Enter on the list's line for ``action``."""
+    keys.query_one(OptionList).highlighted = next(
+        index for index, line in enumerate(keys.lines) if line.action == action
+    )
+    await pilot.press("enter")
+
+
+@pytest.mark.parametrize("game", registry.names())
+async def test_question_mark_lists_every_key_a_table_offers_and_a_line_does_it(game: str) -> None:
+    app = TableHarness(first_view(game), presence=[], screen=screen_class(game))
+    async with app.run_test(size=PHONE) as pilot:
+        await pilot.pause()
+        table = app.table
+        table.set_focus(None)  # the table's keys, not an answer line's letters
+        await pilot.pause()
+        assert question_mark_fits(table)
+        footer = offered(table)
+        await pilot.press("question_mark")
+        keys = app.screen
+        assert isinstance(keys, KeysScreen) and keys.below is table
+        listed = {line.action for line in keys.lines}
+        assert set(footer) - {"show_keys"} <= listed, (footer, listed)
+        assert "rules" in listed  # Kiitos's too, whose ? it was
+        await choose(pilot, keys, "rules")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+
+
+async def test_question_mark_in_the_lobby_lists_its_keys_hidden_ones_too_and_does_them() -> None:
+    app = LobbyHarness()
+    async with app.run_test(size=PHONE) as pilot:
+        await pilot.pause()
+        lobby = app.lobby
+        assert question_mark_fits(lobby)
+        footer = offered(lobby)
+        await pilot.press("question_mark")
+        keys = app.screen
+        assert isinstance(keys, KeysScreen)
+        by_action = {line.action: line for line in keys.lines}
+        assert set(footer) - {"show_keys"} <= set(by_action)
+        assert "bell" in by_action and "b" in by_action["bell"].keys  # not in the footer
+        assert by_action["switch"].keys == ["tab", "h"]
+        assert by_action["bell"].description == "bell on/off"
+        assert keys.query_one(OptionList).region.right <= PHONE[0]  # the list fits the phone
+        await choose(pilot, keys, "rename")
+        await pilot.pause()
+        assert isinstance(app.screen, NameDialog)
