@@ -142,9 +142,7 @@ class ResultsScreen(Screen[str]):
         yield Footer()
 
     def on_mount(self) -> None:
-        # A results screen pushed while the app is closing is mounted without its children
-        # (Textual skips compose then): it draws nothing rather than fail the app's exit.
-        self._ready = bool(self.query("#results-again"))
+        self._ready = True
         self.show_again(self._first_again)
         self.show_tonight(self.tonight)
         self.set_interval(1.0, self._tick)

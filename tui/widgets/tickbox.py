@@ -22,7 +22,7 @@ class TickBox(Checkbox):
     TickBox {
         & > .toggle--button { color: $foreground; background: transparent; }
         &.-on > .toggle--button { color: $text-success; background: transparent; }
-        &:ansi > .toggle--button { color: $ansi-foreground; text-style: not dim; }
+        &:ansi > .toggle--button { color: ansi_default; text-style: not dim; }
     }
     """
 
