@@ -9,6 +9,7 @@ rows the proposal and the standings leave, and every line of it can still be scr
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from textual.app import App
@@ -89,7 +90,8 @@ async def test_the_proposal_and_tonight_stay_on_screen_and_the_body_scrolls_at_8
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         shown = drawn(results)
-        assert "Ann asks to play You Gotta Be Kitten Me! again (30 s):" in shown
+        # The countdown runs on the wall clock: under load a second may pass before the draw.
+        assert re.search(r"Ann asks to play You Gotta Be Kitten Me! again \((30|29|28) s\):", shown)
         assert "Ann ✓  you …  Bot Tom ✓" in shown
         assert "a: yes, play again   x: no thanks" in shown
         assert "Tonight: 2 games" in shown and "Ann: 0 wins of 2" in shown

@@ -205,7 +205,7 @@ async def test_attack_ulimit_256_host_refuses_newcomers_and_never_exits(tmp_path
     port = _free_port()
     command = [
         *(sys.executable, "-m", "tui", "host", "--no-discovery", "--bind", "127.0.0.1"),
-        *("--port", str(port), "--state-dir", str(tmp_path), "--handshake-timeout", "1"),
+        *("--port", str(port), "--state-dir", str(tmp_path), "--handshake-timeout", "4"),
         *("--max-tables-per-connection", "400", "--max-open-journals", "16"),
     ]
     process = subprocess.Popen(
@@ -232,14 +232,19 @@ async def test_attack_ulimit_256_host_refuses_newcomers_and_never_exits(tmp_path
             *(first_error(reader, 0.5) for reader, _ in sockets), return_exceptions=True
         )
         refused = [a for a in answers if isinstance(a, dict)]
-        assert all(a["code"] == "host_full" for a in refused)
-        assert len(refused) >= 200 - budget
+        # Those taken may meet the hello deadline while 200 connections are opened (under
+        # load it took seconds): a refusal is the budget's or that deadline's, nothing else.
+        codes = [a["code"] for a in refused]
+        assert set(codes) <= {"host_full", "handshake_timeout"}, codes
+        assert codes.count("host_full") >= 200 - budget
         assert process.poll() is None  # still up
         assert len(await ann.list_tables()) == 180  # and still serving
         with pytest.raises(ClientError) as caught:
             await Client("127.0.0.1", port, "Bea", reconnect=False).connect()
         assert caught.value.code == "host_full"
-        await asyncio.sleep(1.5)  # the idle sockets miss their handshake deadline
+        # The idle sockets miss their handshake deadline (4 s: under load, opening them and
+        # the checks above took over 1 s, and Bea got in while they should still be held).
+        await asyncio.sleep(4.5)
         bea = Client("127.0.0.1", port, "Bea", reconnect=False)
         await bea.connect()
         joined = await bea.join("t1")
