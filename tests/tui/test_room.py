@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import socket
 from collections.abc import Callable
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +120,15 @@ async def test_a_phone_gets_one_column_and_the_addresses_without_a_code() -> Non
         assert max(len(line) for line in text.splitlines()) <= 48
 
 
+RICH_MAJOR = int(version("rich").split(".")[0])
+
+
+@pytest.mark.skipif(
+    RICH_MAJOR < 15,
+    reason="rich 14 shares a table's columns out a column apart from rich 15, which drew this "
+    "snapshot (the big standings are a rich Table.grid): on pyproject's lowest rich the layout "
+    "is checked by the other room tests, not pixel for pixel",
+)
 def test_the_big_layout_snapshot(snap_compare: Any) -> None:
     assert snap_compare(RoomHarness(), terminal_size=TV)
 
