@@ -626,7 +626,8 @@ class CatchyTable(TableScreen[CatchyView]):
             head = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}."
         lines = [head, ""]
         lines += [
-            f"{name}{' (you)' if index == view['seat'] else ''}: {scores[index]} points"
+            f"{name}{' (you)' if index == view['seat'] else ''}: {scores[index]} point"
+            f"{'' if scores[index] == 1 else 's'}"
             for index, name in enumerate(players)
             if index < len(scores)
         ]
