@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.app import App
@@ -198,22 +199,28 @@ async def test_an_ssh_player_asked_for_a_name_plays_under_it_from_its_own_folder
         await host.close()
 
 
+def gateway_client(config_dir: Path, port: int, **more: Any) -> ClowderApp:
+    """Bea's client as the SSH gateway runs it: joined to the host on this machine's
+    loopback, shown as the address she reached it at, and kept to that host."""
+    return ClowderApp(
+        name="Bea",
+        config_dir=config_dir,
+        join=("127.0.0.1", port),
+        shown_as=f"198.18.0.1:{port}",
+        discovery=None,
+        advertise=False,
+        only_host=True,
+        **more,
+    )
+
+
 async def test_an_ssh_players_way_back_is_the_ssh_command_with_the_address_they_reached(
     tmp_path: Path,
 ) -> None:
     host = await started_host(bot_delay_s=5.0)  # a slow bot: the game is still on
     host.create_table("catchy", {}, seats=2, bots=1)
     try:
-        app = ClowderApp(
-            name="Bea",
-            config_dir=tmp_path,
-            join=("127.0.0.1", host.port),
-            shown_as=f"198.18.0.1:{host.port}",
-            discovery=None,
-            advertise=False,
-            only_host=True,
-            ssh_door=2222,
-        )
+        app = gateway_client(tmp_path, host.port, ssh_door=2222)
         async with app.run_test(size=(80, 24)) as pilot:
             lobby = lobby_of(app)
             await until(pilot, lambda: lobby.tables, "the tables")
@@ -262,15 +269,7 @@ async def test_an_ssh_player_creates_tables_at_the_host_they_reached_not_on_this
 ) -> None:
     host = await started_host()
     try:
-        app = ClowderApp(
-            name="Bea",
-            config_dir=tmp_path,
-            join=("127.0.0.1", host.port),
-            shown_as=f"198.18.0.1:{host.port}",
-            discovery=None,
-            advertise=False,
-            only_host=True,
-        )
+        app = gateway_client(tmp_path, host.port)
         async with app.run_test(size=(80, 24)) as pilot:
             lobby = lobby_of(app)
             await until(pilot, lambda: lobby.hosts and lobby.hosts[0].name == "Bea", "the host")
