@@ -464,6 +464,10 @@ def letter_id(view: Mapping[str, Any]) -> tuple[Any, ...]:
     return (view["round"], view["category"]["code"], view["letters_left"], view["letter"])
 
 
+HELD_AGAIN_S = 1.0
+"""How long a letter still held after the learner's Enter waits before Enter again."""
+
+
 async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
     tmp_path: Path, short_game: None
 ) -> None:
@@ -482,6 +486,7 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
         table = await table_of(pilot, KatootsieTable)
         assert table.coach is not None
         tried: set[int] = set()
+        tried_at: dict[int, float] = {}
         letters: list[tuple[Any, ...]] = []
         open_since: dict[int, float] = {}
         seen: object = None
@@ -522,6 +527,17 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
                         typed.append((str(view["letter"]), advice))
                         await pilot.press(*text.lower())  # typing goes to the answer line
                     await pilot.press("enter")  # with no answer: lets a held letter go on
+                    tried_at[reveal] = time.monotonic()
+            elif (
+                reveal in tried
+                and table.held
+                and table.focused is table.query_one("#answer")
+                and time.monotonic() - tried_at.get(reveal, 0.0) > HELD_AGAIN_S
+            ):
+                # Still held: the Enter went before the view that holds it (under load), so
+                # the panel's "waiting: ⏎ goes on" is taken again, as a reader would.
+                tried_at[reveal] = time.monotonic()
+                await pilot.press("enter")
             await pilot.pause(0.02)
         log = coach_log(table)
         said = [line.removeprefix(MARK) for line in log if line.startswith(MARK)]
