@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual.app import App
+
 from engine.bots import make_bot
 from engine.games.blackcat import rules as blackcat
 from engine.games.blackcat.scoring import full_deck
 from engine.games.catchy.rules import GAME
 from tui.games.catchy.screen import CatchyTable
-from tui.keygate import KeyGateApp
 from tui.screens.lobby import HostEntry, LobbyScreen
 from tui.screens.table import ClaimStamps, TableScreen
 from tui.styles import TCSS_DIR
@@ -72,7 +73,7 @@ def blackcat_view(
     return view
 
 
-class TableHarness(KeyGateApp[None]):
+class TableHarness(App[None]):
     """Shows a game's table screen with a fixed view; records the intents it posts."""
 
     CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss"]
@@ -147,7 +148,7 @@ LOBBY_TABLES = [
 ]
 
 
-class LobbyHarness(KeyGateApp[None]):
+class LobbyHarness(App[None]):
     """Shows a :class:`LobbyScreen` with fixed hosts and tables; records the intents."""
 
     CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss"]
