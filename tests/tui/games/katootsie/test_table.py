@@ -10,7 +10,6 @@ from tests.engine.games.katootsie.helpers import Table, table
 from tests.tui.harness import TableHarness
 from tui.games.katootsie.screen import (
     HELD_LETTERS,
-    KEYS_MODE_LETTERS,
     AnswerInput,
     KatootsieTable,
     big_letter,
@@ -406,22 +405,3 @@ async def test_votes_have_plain_keys_for_phone_keyboards() -> None:
         await pilot.press("n", "y")
         assert app.actions == [{"type": "vote", "accept": False}, {"type": "vote", "accept": True}]
         assert "y yes · n no" in board(app) and "ctrl" not in board(app)
-
-
-async def test_the_prompt_after_slash_says_which_letters_are_keys_and_which_type() -> None:
-    """Issue 36, item 3: it said "a letter types again", yet q, r, w and t are keys there:
-    each letter that acts is named, and only the other letters type."""
-    game = table(players=3, first="BB", categories=("Fruits",))
-    game.to_letter()
-    app = TableHarness(game.view(0), presence=[], screen=KatootsieTable)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
-        await pilot.press("slash")
-        prompt = str(app.table.query_one(PromptLine).render())
-        assert "a letter types" not in prompt and "other letters type" in prompt
-        for letter in KEYS_MODE_LETTERS:
-            assert f" {letter} " in prompt, (letter, prompt)
-        for letter in "abcxyz":  # not a key there: it types
-            assert f" {letter} " not in prompt
-        await pilot.press("z")
-        assert app.table.query_one("#answer", AnswerInput).value == "z"
