@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from textual.app import App
 from textual.binding import Binding, BindingType
 
 from net.wire.text import clean_data, clean_text
 from tui.config import Settings
+from tui.keygate import KeyGateApp
 from tui.screens.lobby import HostEntry, LobbyScreen
 from tui.seats import HeldSeat, SeatStore
 from tui.styles import TCSS_DIR
@@ -118,7 +118,7 @@ def host_summary(event_host: Any) -> str:
     return " · ".join(parts) or "no tables yet"
 
 
-class ClowderApp(App[int]):
+class ClowderApp(KeyGateApp[int]):
     """``clowder``: the lobby (default), or straight to a table (``play``) or host (``join``)."""
 
     CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss", *LobbyScreen.CSS_PATH]

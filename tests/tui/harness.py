@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from textual.app import App
-
 from engine.bots import make_bot
 from engine.games.blackcat import rules as blackcat
 from engine.games.blackcat.scoring import full_deck
 from engine.games.catchy.rules import GAME
 from tui.games.catchy.screen import CatchyTable
+from tui.keygate import KeyGateApp
 from tui.screens.lobby import HostEntry, LobbyScreen
 from tui.screens.table import ClaimStamps, TableScreen
 from tui.styles import TCSS_DIR
@@ -73,7 +72,7 @@ def blackcat_view(
     return view
 
 
-class TableHarness(App[None]):
+class TableHarness(KeyGateApp[None]):
     """Shows a game's table screen with a fixed view; records the intents it posts."""
 
     CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss"]
@@ -148,7 +147,7 @@ LOBBY_TABLES = [
 ]
 
 
-class LobbyHarness(App[None]):
+class LobbyHarness(KeyGateApp[None]):
     """Shows a :class:`LobbyScreen` with fixed hosts and tables; records the intents."""
 
     CSS_PATH: ClassVar[list[Any]] = [TCSS_DIR / "app.tcss"]

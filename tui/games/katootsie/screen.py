@@ -9,7 +9,7 @@ the letter at once gains nothing). Every action has a plain key, for a phone's
 on-screen keyboard (no Ctrl, no Esc): ``!`` on the empty answer line (or with
 the line left) calls Katootsie! (ctrl+k too, even while typing); ``/`` on the
 empty line (or Esc) leaves it, so that single keys (w why, r rules, t chat,
-q leaves) act until a letter key brings typing back; an answer never starts
+q leaves) act until another letter key brings typing back; an answer never starts
 with either sign, so neither can clash with one. Votes take y/n (or
 ctrl+y/ctrl+n), and 1-9/0 for who was first. Times in the view are on the
 table's clock; :mod:`net.client.tableclock` maps them to this screen's clock from the
@@ -144,7 +144,9 @@ class AnswerInput(Input):
 
 HELD_LETTERS = "Typing waits for the letter · / (or Esc) for keys: q leaves, r rules"
 """What a letter typed while the answer line is closed says (it is held back, not a key)."""
-KEYS_PROMPT = "Keys: w why · r rules · t chat · q leaves · a letter types again"
+KEYS_MODE_LETTERS = "wrtq"
+"""The letters that are the table's keys once the answer line is left (any other letter types)."""
+KEYS_PROMPT = "Keys: w why · r rules · t chat · q leaves · ? all keys · other letters type"
 """The prompt once the open answer line is left (``/`` or Esc): what the single keys do."""
 
 
@@ -185,8 +187,8 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         self._letter_key: tuple[Any, ...] | None = None
         """(round, category, letter, tie-break stake) of the letter the line is open for."""
         self._keys_mode = False
-        """Esc (or ``/``) was pressed: single keys (w, r, q...) act until a letter key brings
-        typing back."""
+        """Esc (or ``/``) was pressed: single keys (w, r, q...) act until another letter key
+        brings typing back."""
         self._line_empty = True
         """Whether the answer line was empty when last typed in (``!`` and ``/`` are the
         table's keys then: the footer follows)."""
@@ -727,7 +729,7 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
 
     def action_leave_line(self) -> None:
         """``/`` on the empty line, or Esc: leave the answer line so single keys (w, r, q, t)
-        work; a letter key brings typing back."""
+        work; another letter key brings typing back."""
         self._keys_mode = True
         if isinstance(self.focused, Input):
             self.set_focus(None)
@@ -755,7 +757,7 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         line = self.query_one("#answer", AnswerInput)
         if self.focused is line:
             return
-        if self._keys_mode and character.lower() in "wrqt":
+        if self._keys_mode and character.lower() in KEYS_MODE_LETTERS:
             return  # after Esc: the table's own keys
         if not line.disabled:
             self._keys_mode = False

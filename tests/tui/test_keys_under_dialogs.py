@@ -1,0 +1,235 @@
+"""A key that opens a dialog lets no key after it through to the screen below (issue 36,
+item 3).
+
+At Katootsie!, after ``/``, an answer that began with ``q`` opened the leave dialog, and
+when the keys came in one burst (SSH, a paste) the rest of the word went under the open
+dialog into the answer: ``uartz`` was sent. Here each key of every game's table and of the
+lobby is posted to the app together with the keys after it, in one go, as a terminal's burst
+reaches it; where the key opens a dialog (a screen over the one it was pressed on), every key
+after it must be handed to that dialog only. The last test is the issue's own case through
+the real app (``clowder play katootsie``): ``/`` then ``quartz`` and Enter.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual import events
+from textual.app import App
+from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widget import Widget
+
+from engine import registry
+from engine.games.katootsie.rules import KatootsieView
+from tests.engine.games.katootsie.helpers import table as katootsie_table
+from tests.tui.harness import LobbyHarness, TableHarness
+from tests.tui.solo import solo_app, table_of
+from tests.tui.test_early_messages import first_view
+from tui.games import screen_class
+from tui.games.katootsie.screen import KEYS_MODE_LETTERS, AnswerInput, KatootsieTable
+from tui.screens import rules
+from tui.screens.keys import KeysScreen, textual_own
+from tui.screens.leave import LeaveDialog
+from tui.screens.table import TableScreen
+from tui.widgets.chat import typed_character
+from tui.widgets.prompt import PromptLine
+
+SIZE = (80, 24)
+AFTER = ["f7", "f8", "f9", "f10"]
+"""The keys of the burst after a key: bound nowhere (one that closes a dialog would rightly
+let the next keys reach the screen below again), typed nowhere (a screen that stays up is
+not changed by them)."""
+
+
+class Asking(TableHarness):
+    """A table whose ``q`` opens the leave dialog, as the app's does while a game is on."""
+
+    def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
+        message.prevent_default()  # not the harness's own handler too
+        if message.choice is None:
+            self.push_screen(LeaveDialog(self.table.table_id))
+        else:
+            self.left = True
+
+
+@contextmanager
+def handed_keys() -> Iterator[list[tuple[str, Any]]]:
+    """Every key Textual hands to a widget or a screen, with the screen it went to."""
+    handed: list[tuple[str, Any]] = []
+    widget_forward = Widget._forward_event
+    screen_forward = Screen._forward_event
+
+    def on_widget(self: Widget, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            handed.append((event.key, self.screen))
+        widget_forward(self, event)
+
+    def on_screen(self: Screen[Any], event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            handed.append((event.key, self))
+        screen_forward(self, event)
+
+    Widget._forward_event = on_widget  # type: ignore[method-assign]
+    Screen._forward_event = on_screen  # type: ignore[method-assign]
+    try:
+        yield handed
+    finally:
+        Widget._forward_event = widget_forward  # type: ignore[method-assign]
+        Screen._forward_event = screen_forward  # type: ignore[method-assign]
+
+
+def key_event(key: str) -> events.Key:
+    return events.Key(key, typed_character(key))
+
+
+def quiet(app: App[Any]) -> bool:
+    """No key held or on its way, and every queue of the app, its screens and their widgets
+    empty."""
+    if getattr(app, "_held_keys", None) or getattr(app, "_key_on_way", 0):
+        return False
+    pumps: list[Any] = [app]
+    for screen in app.screen_stack:
+        pumps += [screen, *screen.walk_children(with_self=False)]
+    return all(pump._message_queue.empty() for pump in pumps)
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Until everything the keys set going is done (the app quiet a few turns running)."""
+    calm = 0
+    for _ in range(5000):
+        await asyncio.sleep(0)
+        calm = calm + 1 if quiet(pilot.app) else 0
+        if calm >= 20:
+            return
+    await pilot.pause()
+
+
+async def burst(pilot: Pilot[Any], keys: Sequence[str]) -> None:
+    """``keys`` posted to the app in one go, as a terminal's burst comes."""
+    for key in keys:
+        pilot.app.post_message(key_event(key))
+    await settle(pilot)
+
+
+def dialog_keys(screen: Screen[Any]) -> list[str]:
+    """The keys ``screen`` answers to now, one per action: each may open a dialog (Textual's
+    own cursor and focus keys do not, and the keys that quit are not pressed)."""
+    seen: set[str] = set()
+    keys = []
+    for key, active in screen.active_bindings.items():
+        binding = active.binding
+        own = (binding.action, binding.description) in textual_own(active.node)
+        if own or "quit" in binding.action or binding.action in seen or not active.enabled:
+            continue
+        seen.add(binding.action)
+        keys.append(key)
+    return keys
+
+
+async def burst_after(pilot: Pilot[Any], below: Screen[Any], key: str) -> type | None:
+    """``key`` and :data:`AFTER` posted in one go over ``below``: the class of the dialog
+    ``key`` opened (closed again), every key after it handed to that dialog only; ``None``
+    when it opened none."""
+    app = pilot.app
+    with handed_keys() as handed:
+        await burst(pilot, [key, *AFTER])
+    dialog = app.screen
+    if dialog is below:
+        opened = None
+    else:
+        opened = type(dialog)
+        after = handed[1:] if handed and handed[0][0] == key else handed
+        under = [(k, type(screen).__name__) for k, screen in after if screen is not dialog]
+        assert under == [], f"after {key}, keys went under {opened.__name__}"
+        assert [k for k, _ in after] == AFTER
+    while app.screen is not below and len(app.screen_stack) > 1:
+        await app.pop_screen()
+        await settle(pilot)
+    below.set_focus(None)  # a key that opened a line (the chat's) gave it the focus
+    return opened
+
+
+@pytest.fixture
+def short_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rules page of one line: Markdown takes a second to lay out a game's whole rules, and
+    what is tested here is where the keys go, not the page."""
+    monkeypatch.setattr(rules, "rules_markdown", lambda title, *_: f"# {title}")
+
+
+@pytest.mark.parametrize("game", registry.names())
+@pytest.mark.usefixtures("short_rules")
+async def test_keys_after_a_tables_dialog_key_reach_only_the_dialog(game: str) -> None:
+    app = Asking(first_view(game), presence=[], screen=screen_class(game))
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        table = app.table
+        table.set_focus(None)  # its keys, not a line's letters
+        if "slash" in table.active_bindings:  # Katootsie!: the line left, letters are keys
+            await burst(pilot, ["slash"])
+        await settle(pilot)
+        found = {}
+        for key in dialog_keys(table):
+            opened = await burst_after(pilot, table, key)
+            if opened is not None:
+                found[key] = opened
+        assert {KeysScreen, LeaveDialog} <= set(found.values()), found
+        assert not app.left
+
+
+async def test_keys_after_the_lobbys_dialog_keys_reach_only_the_dialog() -> None:
+    app = LobbyHarness()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        lobby = app.lobby
+        found = {}
+        for key in dialog_keys(lobby):
+            if key != "enter":  # joins (the app's work, not a dialog)
+                opened = await burst_after(pilot, lobby, key)
+                if opened is not None:
+                    found[key] = opened
+        assert {"question_mark", "c", "l", "a", "n"} <= set(found), found
+
+
+async def test_an_answer_after_slash_that_begins_with_q_never_types_under_the_dialog(
+    tmp_path: Path,
+) -> None:
+    """The issue's case through the real app: at a letter, ``/`` then ``quartz`` and Enter in
+    one burst: ``q`` asks before the game ends and nothing reaches the answer line."""
+
+    def letter_open(table: KatootsieTable) -> bool:
+        view: KatootsieView | None = table.view
+        return view is not None and table.stage(view) == "letter" and table.may_answer(view)
+
+    app = solo_app(tmp_path, "katootsie")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await table_of(pilot, KatootsieTable, letter_open, rounds=1500)
+        await pilot.press("slash")
+        await burst(pilot, [*"quartz", "enter"])
+        assert app.screen is not table and app.screen.is_modal
+        assert table.query_one("#answer", AnswerInput).value == ""
+        assert table.pending_claim is None
+
+
+async def test_katootsies_prompt_after_slash_says_which_letters_are_keys_and_which_type() -> None:
+    """It said "a letter types again", yet q, r, w and t are keys there: each letter that acts
+    is named, and only the other letters type."""
+    game = katootsie_table(players=3, first="BB", categories=("Fruits",))
+    game.to_letter()
+    app = TableHarness(game.view(0), presence=[], screen=KatootsieTable)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        prompt = str(app.table.query_one(PromptLine).render())
+        assert "a letter types" not in prompt and "other letters type" in prompt
+        for letter in KEYS_MODE_LETTERS:
+            assert f" {letter} " in prompt, (letter, prompt)
+        for letter in "abcxyz":  # not a key there: it types
+            assert f" {letter} " not in prompt
+        await pilot.press("z")
+        assert app.table.query_one("#answer", AnswerInput).value == "z"
