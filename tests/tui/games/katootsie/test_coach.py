@@ -444,6 +444,10 @@ def my_answer(view: Mapping[str, Any]) -> str | None:
     return None
 
 
+REACTION_S = 0.3
+"""The learner answers no sooner than this after a letter shows: the host refuses a claim
+quicker than a person can react (80 ms, from the letter drawn to the answer's stamp), and
+under load the keys of a whole answer went in under that, refused, the letter held for ever."""
 PATIENCE_S = 1.5
 """On the second letter the learner lets the bots try first, for this long at most: the bots
 (at a fifth of their coached reaction time) may take it; the learner answers the others at once."""
@@ -517,6 +521,8 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
                 since = open_since.setdefault(reveal, time.monotonic())
                 if patient and table.held:  # held for the learner: Enter lets the bots try
                     await pilot.press("enter")
+                elif time.monotonic() - since < REACTION_S:
+                    pass  # a person reads the letter first (the host refuses a quicker claim)
                 elif not patient or time.monotonic() - since > PATIENCE_S:
                     tried.add(reveal)
                     text = my_answer(view)
