@@ -228,30 +228,37 @@ def _status_style(table: dict[str, Any]) -> str:
     )
 
 
-def seat_rows(table: dict[str, Any], width: int) -> list[Text]:
-    """One line per seat: the holder, the score (a star for a winner); free seats counted.
-    At most :data:`SEAT_ROW_MAX` wide, so that a score stays near its name."""
-    width = min(width, SEAT_ROW_MAX)
-    seats = table.get("seats") or []
+def seated(table: dict[str, Any]) -> tuple[list[tuple[str, str, bool, bool]], int]:
+    """The table's held seats as ``(name, score, won, bot)``, in seat order, and how many
+    seats are free (shared by :func:`seat_rows` and :func:`people_line`)."""
     winners = set(winners_of(table))
-    rows: list[Text] = []
-    free = 0
     over = table.get("status") == "over"
-    for index, seat in enumerate(seats):
+    held: list[tuple[str, str, bool, bool]] = []
+    free = 0
+    for index, seat in enumerate(table.get("seats") or []):
         name = seat_name(seat, over)
         if not name:
             free += 1
             continue
-        score = _score(table, index)
-        mark = f" {WINNER}" if index in winners else ""
-        right = f"{score}{mark}"
+        held.append((name, _score(table, index), index in winners, bool(seat.get("bot"))))
+    return held, free
+
+
+def seat_rows(table: dict[str, Any], width: int) -> list[Text]:
+    """One line per seat: the holder, the score (a star for a winner); free seats counted.
+    At most :data:`SEAT_ROW_MAX` wide, so that a score stays near its name."""
+    width = min(width, SEAT_ROW_MAX)
+    rows: list[Text] = []
+    held, free = seated(table)
+    for name, score, won, bot in held:
+        right = f"{score} {WINNER}" if won else score
         room = max(4, width - 4 - len(right))
         shown = name if len(name) <= room else name[: room - 1] + "…"
         row = Text(no_wrap=True, overflow="crop")
         row.append("  ")
-        row.append(shown, "bold yellow" if index in winners else ("dim" if seat.get("bot") else ""))
+        row.append(shown, "bold yellow" if won else ("dim" if bot else ""))
         row.append(" " * max(1, width - 2 - len(shown) - len(right)))
-        row.append(right, "bold yellow" if index in winners else "bold")
+        row.append(right, "bold yellow" if won else "bold")
         rows.append(row)
     if free:
         rows.append(Text(f"  {_plural(free, 'free seat')}", "italic"))
@@ -261,19 +268,8 @@ def seat_rows(table: dict[str, Any], width: int) -> list[Text]:
 def people_line(table: dict[str, Any], width: int) -> Text:
     """Who sits there with their scores on one line: ``Ann 12 · Bot Tom 8★ · 1 free``,
     the names that do not fit counted (``+2``), never cut mid-name."""
-    seats = table.get("seats") or []
-    winners = set(winners_of(table))
-    parts: list[str] = []
-    free = 0
-    over = table.get("status") == "over"
-    for index, seat in enumerate(seats):
-        name = seat_name(seat, over)
-        if not name:
-            free += 1
-            continue
-        score = _score(table, index)
-        mark = WINNER if index in winners else ""
-        parts.append(f"{name} {score}{mark}".rstrip())
+    held, free = seated(table)
+    parts = [f"{name} {score}{WINNER if won else ''}".rstrip() for name, score, won, _ in held]
     if free:
         parts.append(f"{free} free")
     room = width - 2
