@@ -44,6 +44,7 @@ Everything stays on 127.0.0.1; run it inside a private network namespace
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import contextlib
 import os
@@ -247,8 +248,9 @@ class Screen:
                     await self.changed.wait()
 
 
-class Player:
-    """One player's terminal: over SSH or through the web door."""
+class Player(abc.ABC):
+    """One player's terminal: over SSH or through the web door (each door's subclass opens,
+    types into and closes it)."""
 
     kind = ""
 
@@ -262,14 +264,17 @@ class Player:
         self.samples: list[float] = []
         self.misses = 0
 
+    @abc.abstractmethod
     async def open(self, ports: dict[str, int]) -> None:
-        raise NotImplementedError
+        """Connect to the host's door and start reading this player's screen."""
 
+    @abc.abstractmethod
     def type(self, data: str) -> None:
-        raise NotImplementedError
+        """Send ``data`` as typed keys."""
 
+    @abc.abstractmethod
     async def close(self) -> None:
-        raise NotImplementedError
+        """Hang up."""
 
     async def key(self, data: str, words: tuple[str, ...]) -> str | None:
         """Press ``data``; which of ``words`` the screen showed first (``None``: none in
