@@ -227,9 +227,9 @@ async def test_katootsies_prompt_after_slash_says_which_letters_are_keys_and_whi
         await pilot.press("slash")
         prompt = str(app.table.query_one(PromptLine).render())
         assert "a letter types" not in prompt and "other letters type" in prompt
-        for letter in KEYS_MODE_LETTERS:
+        for letter in KEYS_MODE_LETTERS.replace("w", ""):  # w: once there is a ruling
             assert f" {letter} " in prompt, (letter, prompt)
-        for letter in "abcxyz":  # not a key there: it types
+        for letter in "abcxyzw":  # not a key there: it types
             assert f" {letter} " not in prompt
-        await pilot.press("z")
-        assert app.table.query_one("#answer", AnswerInput).value == "z"
+        await pilot.press("w")  # no ruling to explain yet: w is a letter like any other
+        assert app.table.query_one("#answer", AnswerInput).value == "w"

@@ -285,6 +285,12 @@ class RealtimeTable(TableScreen[V]):
 
     # w ----------------------------------------------------------------------------
 
+    @property
+    def why_key(self) -> str:
+        """`` · w why`` for a prompt once ``w`` has a ruling to explain, else nothing: a
+        prompt offers only the keys that do something now (the footer hides ``w`` too)."""
+        return " · w why" if self.history.explained else ""
+
     def action_why(self) -> None:
         text = self.history.explain_recent()
         if not text:

@@ -472,7 +472,9 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
             return "Game over · e explains every pile · r rules · q leaves"
         top = view["top"]
         if view["seat"] is None:
-            return "Watching · w why the last card went where it did · q leaves"
+            if self.why_key:
+                return "Watching · w why the last card went where it did · q leaves"
+            return "Watching · q leaves"
         if self.calling:
             return "Call the end of the game? Press c again to call (escape: no)"
         pending = self.pending_claim

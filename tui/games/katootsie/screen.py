@@ -145,9 +145,11 @@ class AnswerInput(Input):
 HELD_LETTERS = "Typing waits for the letter · / (or Esc) for keys: q leaves, r rules"
 """What a letter typed while the answer line is closed says (it is held back, not a key)."""
 KEYS_MODE_LETTERS = "wrtq"
-"""The letters that are the table's keys once the answer line is left (any other letter types)."""
-KEYS_PROMPT = "Keys: w why · r rules · t chat · q leaves · ? all keys · other letters type"
-"""The prompt once the open answer line is left (``/`` or Esc): what the single keys do."""
+"""The letters that are the table's keys once the answer line is left (any other letter types;
+``w`` only once it has a ruling to explain: before, it types as any letter does)."""
+KEYS_PROMPT = ("r rules", "t chat", "q leaves", "? all keys", "other letters type")
+"""The prompt once the open answer line is left (``/`` or Esc): what the single keys do
+(after ``w why`` once the host has ruled on a claim, :attr:`why_key`)."""
 
 
 class KatootsieTable(RealtimeTable[KatootsieView]):
@@ -757,7 +759,7 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         line = self.query_one("#answer", AnswerInput)
         if self.focused is line:
             return
-        if self._keys_mode and character.lower() in KEYS_MODE_LETTERS:
+        if self._keys_mode and character.lower() in self.keys_mode_letters:
             return  # after Esc: the table's own keys
         if not line.disabled:
             self._keys_mode = False
@@ -779,6 +781,11 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
     # Intents ----------------------------------------------------------------------
 
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"katootsie", "vote", "first"})
+
+    @property
+    def keys_mode_letters(self) -> str:
+        """:data:`KEYS_MODE_LETTERS` that act now (``w`` once the host has ruled on a claim)."""
+        return KEYS_MODE_LETTERS if self.why_key else KEYS_MODE_LETTERS.replace("w", "")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Each play key is offered when it means something now: Katootsie! while a letter
@@ -868,11 +875,13 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
 
     def prompt_text(self, view: Mapping[str, Any]) -> str:
         if view["phase"] == "over":
-            return "Game over · w why · r rules · q leaves"
+            return f"Game over{self.why_key} · r rules · q leaves"
         seat = view["seat"]
         stage = self.stage(view)
         if seat is None:
-            return "Watching · w why the last letter went where it did · q leaves"
+            if self.why_key:
+                return "Watching · w why the last letter went where it did · q leaves"
+            return "Watching · q leaves"
         pending = self.pending_claim
         if pending is not None and stage == "letter":
             return f"You {self.claim_words(pending)}: the host is comparing times..."
@@ -882,15 +891,15 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         if vote == "first":
             return "Who was first? 1-9 picks a player, 0 says the same time"
         if stage == "letter" and self.may_answer(view) and self._keys_mode:
-            return KEYS_PROMPT
+            return "Keys: " + " · ".join((["w why"] if self.why_key else []) + list(KEYS_PROMPT))
         if stage == "letter" and self.may_answer(view):
             call = " · ! on an empty line: Katootsie!" if self.may_call(view) else ""
             return f"Type an answer with {view['letter']}, Enter sends it{call}"
         if stage == "letter":
-            return capital(self._closed_words(view)) + " · w why · r rules"
+            return capital(self._closed_words(view)) + f"{self.why_key} · r rules"
         if stage in ("vote", "first_vote"):
-            return "The others are voting · w why · r rules"
-        return "Get ready: the letter comes next · w why · r rules · q leaves"
+            return f"The others are voting{self.why_key} · r rules"
+        return f"Get ready: the letter comes next{self.why_key} · r rules · q leaves"
 
     # Results ----------------------------------------------------------------------
 

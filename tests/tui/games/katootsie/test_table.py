@@ -258,6 +258,36 @@ async def test_who_got_the_letter_by_how_many_ms_and_w_explains() -> None:
         assert isinstance(app.screen, InfoScreen)
 
 
+async def test_the_prompt_offers_w_why_only_once_the_host_has_ruled_on_a_claim() -> None:
+    """Before any ruling ``w`` does nothing (the footer hides it), so no prompt names it: the
+    first letter's ``/`` prompt said "w why" and ``w`` then said nothing to explain."""
+    game = letter_open()
+    app = harness(game.view(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash")
+        prompt = app.table.query_one(PromptLine)
+        assert text_of(prompt).startswith("Keys: r rules · t chat")
+        assert "w why" not in text_of(prompt) and "w" not in footer(app)
+        reveal = game.view(0)["reveal"]
+        claim = {
+            "kind": "claim",
+            "text": "Bea got reveal #1.",
+            "data": {
+                "reveal_id": reveal,
+                "chosen": 1,
+                "tie": False,
+                "claims": [{"seat": 1, "credited_ns": 1_200_000_000}],
+            },
+        }
+        game.answer(1, "Banana")
+        answer = next(e for e in game.events if e.kind == "answer")
+        app.table.happened([claim, {"kind": "answer", "text": answer.text, "data": answer.data}])
+        app.table.view = game.view(0)
+        await pilot.pause()
+        assert text_of(prompt) == "Get ready: the letter comes next · w why · r rules · q leaves"
+        assert "w" in footer(app)
+
+
 async def test_the_rules_show_the_engines_assumptions() -> None:
     view = letter_open().view(0)
     app = harness(view)
@@ -372,7 +402,7 @@ async def test_leaving_the_answer_line_has_a_plain_key_for_phone_keyboards() -> 
         line = app.table.query_one("#answer", AnswerInput)
         await pilot.press("slash")
         focus = [app.table.focused]
-        assert "Keys: w why · r rules" in text_of(app.table.query_one(PromptLine))
+        assert "Keys: r rules" in text_of(app.table.query_one(PromptLine))
         assert "slash" not in footer(app)  # left already
         await pilot.press("r")
         assert isinstance(app.screen, RulesScreen)
