@@ -132,6 +132,8 @@ def test_the_wheel_holds_the_game_and_nothing_else(built: tuple[Path, Path, Path
         "net/PROTOCOL.md",
         "engine/games/catchy/RULES.md",
         "engine/games/kiitos/data/kiitos-words.txt.gz",
+        "engine/games/kiitos/data/kiitos-frequency.txt.gz",
+        "engine/games/kiitos/data/kiitos-frequency-LICENSE.txt",
         "tui/app.tcss",
         "tui/games/blackcat/blackcat.tcss",
         "tui/games/kitten/rules.md",

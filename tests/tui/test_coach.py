@@ -19,19 +19,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
+from textual.pilot import Pilot
 
 from engine import registry
 from engine.core import Game
 from net.wire.text import clean_text
 from tests.contract import play, players_for
+from tests.tui.harness import TableHarness
 from tests.tui.solo import coach_log, table_of
 from tui.app import ClowderApp, PlayRequest
 from tui.cli import main
 from tui.coach import PANEL_ROWS, Coach, rows
-from tui.games import coach_class, own_coaches
+from tui.games import coach_class, own_coaches, screen_class
 from tui.screens.dialogs import LearnDialog, first_game
 from tui.screens.table import TableScreen
 from tui.widgets.coach import MARK, CoachPanel
+from tui.widgets.log import GameLog
 
 SEEDS = (5, 6)
 """Random games per game name (their player counts: the fewest, then the most)."""
@@ -162,3 +166,57 @@ async def test_a_table_without_a_coach_has_no_coach_panel(tmp_path: Path) -> Non
         await pilot.pause()
         assert table.coach is None
         assert not table.query(CoachPanel)
+
+
+# The log under the coach's panel at 80x24 (issue 36, item 9) -------------------------------
+
+
+class CoachedHarness(TableHarness):
+    """A game's coached table screen at its first game's deal (no host: one view)."""
+
+    def __init__(self, name: str) -> None:
+        game: Game[Any] = registry.get(name)
+        table = first_game(name)
+        state = game.new_game(players_for(table.seats), 5, dict(table.options))
+        screen = screen_class(name)
+        super().__init__(game.view(state, 0), presence=[], screen=screen)
+        self.table = screen(table_id="t1", place="127.0.0.1:7707", coach=coach_class(name)())
+
+
+async def settled(pilot: Pilot[Any], log: GameLog) -> None:
+    """Wait until the coach's opening is in the log and the screen has drawn it."""
+    for _ in range(200):
+        await pilot.pause()
+        if any(isinstance(item, Text) and item.plain.startswith(MARK) for item in log._written):
+            break
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("name", registry.names())
+async def test_the_log_under_the_coach_shows_its_newest_entry_whole_at_80x24(name: str) -> None:
+    """At 80x24 the Kiitos log under the coach was 2 rows, and its top row began mid-sentence
+    (the end of a wrapped line, the rest of which was gone). And in every game the coach's
+    panel grows with its advice (up to its most rows) and the log below shrinks: its newest
+    rows went out of sight at the bottom (Black Cat's "Coach: The first 5 cards wait for
+    you: read, then grab..." was cut after "to let"). Now the newest entry shows whole,
+    from its first word to its last, when the panel is at its tallest."""
+    app = CoachedHarness(name)
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.table
+        log = table.query_one(GameLog)
+        await settled(pilot, log)
+        panel = table.query_one(CoachPanel)
+        panel.advise(["Wait."])
+        await pilot.pause()
+        panel.advise([f"Line {row + 1} of the advice." for row in range(PANEL_ROWS)])
+        await pilot.pause()
+        assert panel.outer_size.height == PANEL_ROWS + 1  # its text and its top border
+        newest = log._written[-1]
+        assert isinstance(newest, Text) and newest.plain.startswith(MARK), newest
+        width = log.scrollable_content_region.width
+        height = log.scrollable_content_region.height
+        needed = len(newest.wrap(app.console, width))
+        top = log.scroll_offset.y
+        where = f"{name}: log rows {top}..{top + height} of {len(log.lines)}, newest {needed}"
+        assert height >= needed, f"{where}: the newest entry does not fit"
+        assert top + height >= len(log.lines), f"{where}: the newest rows are out of sight"

@@ -370,7 +370,9 @@ class TableScreen(Screen[None], Generic[V]):
             self._early_refusal = None
 
     def _mount_coach(self) -> None:
-        """The coach's panel, just above the table's log (above the prompt if it has none)."""
+        """The coach's panel, just above the table's log (above the prompt if it has none);
+        the screen's ``-coached`` class lets a stylesheet make room for it."""
+        self.add_class("-coached")
         logs = self.query(GameLog)
         if logs:
             log = logs.first()

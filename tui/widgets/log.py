@@ -104,6 +104,8 @@ class GameLog(RichLog):
         wrapped rows, so a change of width wraps these again (:meth:`on_resize`)."""
         self._wrapped_at = 0
         """The width the kept lines were last wrapped at (0: not yet)."""
+        self._rows_seen = 0
+        """The log's height (rows) when last laid out (0: not yet)."""
         self._rewrapping = False
         self._appending = False
         """Inside :meth:`write`: the scroll range changes, the widget's size does not."""
@@ -190,7 +192,8 @@ class GameLog(RichLog):
 
     def on_resize(self, event: Resize) -> None:
         """Wrap every kept line again at a new width (a log first laid out narrow, as when
-        a board appears after the waiting room, kept its lines cut at ten columns)."""
+        a board appears after the waiting room, kept its lines cut at ten columns), and keep
+        the newest line in view when the height changes (:meth:`_keep_the_end`)."""
         self._rewrapping = True
         try:
             super().on_resize(event)  # the writes made before the size was known
@@ -205,6 +208,17 @@ class GameLog(RichLog):
                 self._wrapped_at = width
         finally:
             self._rewrapping = False
+        self._keep_the_end()
+
+    def _keep_the_end(self) -> None:
+        """A log that showed its newest line still does when it gets shorter. Its height
+        follows the widgets above it (a coach's panel grows and shrinks with its advice),
+        and Textual keeps the top row where it was, so the newest rows went out of sight
+        at the bottom. A log scrolled back to older lines stays where it is."""
+        height = self.scrollable_content_region.height
+        seen, self._rows_seen = self._rows_seen, height
+        if seen and height < seen and self.scroll_y >= len(self.lines) - seen:
+            self.scroll_to_end()
 
     def scroll_to_end(self) -> None:
         """Show the newest line now (after a change of this log's height)."""

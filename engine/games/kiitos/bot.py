@@ -254,8 +254,8 @@ class PlainKiitosBot(KiitosBot):
 class EasyKiitosBot(KiitosBot):
     """Easy: says one of the few real words the table offers for its letters, no search.
 
-    It takes the words the rules list as legal moves (a handful of dictionary
-    words per letter it holds) and says the shortest (it looks easiest to
+    It takes the words the rules list as legal moves (the two most used
+    dictionary words per letter it holds) and says the shortest (it looks easiest to
     finish), without weighing who holds the missing letters; it plays a
     compelled letter as :class:`KiitosBot` does, challenges only words the
     dictionary lacks, never bluffs and never searches the rare words: with

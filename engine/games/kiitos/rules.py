@@ -77,17 +77,17 @@ from engine.games.kiitos.table import (
     END,
     SIDES,
     START,
+    commonest,
     extensions,
     fits,
     full_deck,
     letters,
     number,
-    picks,
     place,
     table_string,
     take,
 )
-from engine.games.kiitos.words import dictionary
+from engine.games.kiitos.words import dictionary, frequency
 
 HAND_SIZE = 8
 CHALLENGE_CARDS = 8
@@ -98,7 +98,8 @@ ROUNDS = 3
 """Found: the full game is 3 rounds (option ``rounds``)."""
 MAX_ROUNDS = 10
 LEGAL_WORDS = 2
-"""How many example words the legal list offers per letter and side (any word may be said)."""
+"""How many example words the legal list offers per letter and side (any word may be said):
+the most used words that fit (:func:`~engine.games.kiitos.words.frequency`)."""
 
 MODE_FULL = "full"
 MODE_SIMPLE = "simple"
@@ -127,6 +128,8 @@ ASSUMPTIONS: tuple[str, ...] = (
     "The dictionary is SCOWL's word lists up to size 80 (which include ENABLE), American,"
     " British and variant spellings, lower-case letters only, plus a small reviewed"
     " supplement. Bots choose their own words from the commoner sizes (up to 50).",
+    "The example words offered for each letter (the coach's, the * ideas, the easy bot's) are"
+    " the most used of the commoner words that fit, by wordfreq's English word frequencies.",
     "Any word may be said; the dictionary only settles challenges. With the table option"
     " 'check = strict' the host refuses non-words at once and there are no challenges.",
     "The rule cards start green side up (minimum length 4, positive pile x1, Kiitos) unless"
@@ -932,12 +935,14 @@ class Kiitos(Game[KiitosState]):
         """A few dictionary words for each letter (and side) the seat could play.
 
         Any word may be said, so this list cannot be complete; it offers real
-        words so that every seat always has a sensible legal move.
+        words so that every seat always has a sensible legal move: the most used
+        that fit, which the coach and the table's ideas suggest and the easy bot says
+        (a beginner knows them, and may challenge nothing it has never heard of).
         """
         super_kiitos = self.is_super(state)
         shortest = self.min_length(state)
         words = dictionary().common
-        salt = len(state.deck) * 131 + len(state.table) * 17 + state.round * 7 + seat
+        order = frequency()
         actions: list[dict[str, Any]] = []
         sides = (END, START) if super_kiitos and part else (END,)
         refused = state.refused
@@ -945,7 +950,7 @@ class Kiitos(Game[KiitosState]):
             for side in sides:
                 grown = place(part, letter, side)
                 found: list[str] = []
-                for word in picks(words, grown, super_kiitos, 12, salt):
+                for word in commonest(words, grown, super_kiitos, order):
                     if len(word) >= shortest and word != grown and word not in refused:
                         found.append(word)
                         if len(found) == LEGAL_WORDS:

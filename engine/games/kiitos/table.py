@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from engine.games.kiitos.words import WordList
+from engine.games.kiitos.words import Frequency, WordList
 
 LETTER_COUNTS = {
     "A": 5,
@@ -45,6 +45,10 @@ LETTER_COUNTS = {
     "Z": 1,
 }
 """Found: the 72 letter cards (no Q)."""
+
+SORTED_AT_MOST = 400
+""":func:`commonest` sorts up to this many candidates by rank; with more (a single letter
+has thousands) it walks the ranked words from the commonest, which meets them sooner."""
 
 END = "end"
 START = "start"
@@ -151,3 +155,22 @@ def picks(words: WordList, part: str, super_kiitos: bool, count: int, salt: int)
 def sample(words: WordList, part: str, super_kiitos: bool, count: int, salt: int) -> list[str]:
     """:func:`picks` as a list: ``spread(candidates(words, part, super_kiitos), count, salt)``."""
     return list(picks(words, part, super_kiitos, count, salt))
+
+
+def commonest(words: WordList, part: str, super_kiitos: bool, order: Frequency) -> Iterator[str]:
+    """The words of ``words`` that ``part`` fits, the most used first (``order``), then
+    those ``order`` lacks, alphabetically: what the game suggests, one at a time (a caller
+    that needs a few stops there, and never waits for thousands to be sorted)."""
+    if super_kiitos:
+        found = words.containing(part)
+        start, end = 0, len(found)
+    else:
+        found = words.words
+        start, end = words.prefix_range(part)
+    if end - start <= SORTED_AT_MOST:
+        yield from sorted(found[start:end], key=order.key)  # stable: the unranked in order
+        return
+    for word in order.ranked:
+        if fits(part, word, super_kiitos) and word in words:
+            yield word
+    yield from (word for word in found[start:end] if word not in order)

@@ -6,6 +6,11 @@ plus the reviewed ``kiitos-supplement.txt``. Nothing is read when this module
 is imported: :func:`dictionary` loads the file on first use and keeps it (the
 registry imports every engine module, and most processes never need words).
 
+How often people use the commoner words (:func:`frequency`, from
+``kiitos-frequency.txt.gz``, built by ``engine/tools/build_kiitos_frequency.py`` from
+wordfreq's English lists; CC BY-SA 4.0, in ``kiitos-frequency-LICENSE.txt``) orders the
+words the game suggests: SCOWL's sizes alone put ANECDOTA (size 20) beside LIKE.
+
 Lookups (``word in dictionary()``) are a :class:`frozenset` membership test.
 Bots need "words with this prefix" and "words containing these letters";
 :class:`WordList` answers both for a sorted list, and its lists are built
@@ -26,6 +31,8 @@ from itertools import chain
 DATA_FILE = "kiitos-words.txt.gz"
 SUPPLEMENT_FILE = "kiitos-supplement.txt"
 LICENCE_FILE = "kiitos-words-LICENSE.txt"
+FREQUENCY_FILE = "kiitos-frequency.txt.gz"
+FREQUENCY_LICENCE_FILE = "kiitos-frequency-LICENSE.txt"
 
 COMMON_LEVEL = 50
 """Assumed: bots choose their own words from sizes up to this one (the data keeps each
@@ -71,6 +78,13 @@ class WordList:
 
     def __len__(self) -> int:
         return len(self.words)
+
+    def __contains__(self, word: object) -> bool:
+        """Whether ``word`` is in the list (a bisect: no set of the words is kept)."""
+        if not isinstance(word, str):
+            return False
+        index = bisect_left(self.words, word)
+        return index < len(self.words) and self.words[index] == word
 
     def with_prefix(self, prefix: str) -> list[str]:
         """Every word starting with ``prefix`` (the prefix itself included), in order."""
@@ -181,6 +195,32 @@ class Dictionary:
         return WordList(sorted([*self.words, *self.supplement]))
 
 
+class Frequency:
+    """The commoner words in order of use, most used first: what the game suggests first.
+
+    A word's :meth:`key` is its rank (0 for the commonest); a word the list lacks (rarer
+    than once in 100 million words, or not one of the commoner sizes) ranks after them all.
+    The ranks are a dict, built once when the list is first loaded (about 44,000 words).
+    """
+
+    def __init__(self, ranked: list[str], source: str = "") -> None:
+        self.ranked = ranked
+        """The words, most used first."""
+        self.source = source
+        """Where the order comes from, e.g. ``wordfreq 3.1.1``."""
+        self.rank = {word: index for index, word in enumerate(ranked)}
+
+    def __len__(self) -> int:
+        return len(self.ranked)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.rank
+
+    def key(self, word: str) -> int:
+        """``word``'s rank, as a sort key: commonest first, the words the list lacks last."""
+        return self.rank.get(word, len(self.ranked))
+
+
 def parse(text: str, supplement: Iterable[str] = ()) -> Dictionary:
     """The data file's dictionary (see ``build_kiitos_words.py`` for the format)."""
     lines = text.split("\n")
@@ -196,6 +236,20 @@ def parse(text: str, supplement: Iterable[str] = ()) -> Dictionary:
     version = f"SCOWL {found.group(1)}" if found else "SCOWL"
     extra = (word for word in supplement if _WORD.fullmatch(word))
     return Dictionary(words, codes, sizes, version, extra)
+
+
+def parse_frequency(text: str) -> Frequency:
+    """The frequency file's order (see ``build_kiitos_frequency.py`` for the format)."""
+    lines = text.split("\n")
+    comments = [line for line in lines if line.startswith("#")]
+    body = [line for line in lines if line and not line.startswith("#")]
+    if len(body) != 1:
+        raise ValueError("The Kiitos frequency file is damaged: expected one line of words")
+    found = re.search(r"wordfreq (\S+)", " ".join(comments))
+    order = Frequency(body[0].split(" "), f"wordfreq {found.group(1)}" if found else "wordfreq")
+    if len(order.rank) != len(order.ranked):
+        raise ValueError("The Kiitos frequency file is damaged: a word is listed twice")
+    return order
 
 
 def supplement_words(text: str) -> list[str]:
@@ -219,6 +273,18 @@ def dictionary() -> Dictionary:
     return parse(text, supplement_words(_data(SUPPLEMENT_FILE).decode("utf-8")))
 
 
+@cache
+def frequency() -> Frequency:
+    """The commoner words in order of use, loaded on first call and shared afterwards."""
+    text = zlib.decompress(_data(FREQUENCY_FILE), wbits=31).decode("utf-8")
+    return parse_frequency(text)
+
+
 def licence_text() -> str:
     """SCOWL's copyright notice, as shipped (the rules screen may show it)."""
     return _data(LICENCE_FILE).decode("utf-8")
+
+
+def frequency_licence_text() -> str:
+    """The frequency list's licence (CC BY-SA 4.0) and wordfreq's attribution, as shipped."""
+    return _data(FREQUENCY_LICENCE_FILE).decode("utf-8")

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 from engine.games.kiitos.rules import KiitosView
 from engine.games.kiitos.table import LETTER_COUNTS, START, extensions
+from engine.games.kiitos.words import frequency
 from tui.coach import MOST_LINES, Coach, clip, fit, new_log_lines
 from tui.you import capital, is_you
 
@@ -43,7 +44,7 @@ KEYS = {
 """The table's key for each action the coach names (plain keys: letters type words)."""
 
 EXAMPLES = 2
-"""How many example words the advice offers (the shortest the legal actions list)."""
+"""How many example words the advice offers (the most used the legal actions list)."""
 DECK_LOW = 10
 """When the deck falls below this, the coach warns that the round is about to end."""
 
@@ -614,16 +615,22 @@ def next_letters(table: Sequence[str], target: str | None, super_kiitos: bool) -
 
 
 def example_words(view: KiitosView, count: int = EXAMPLES) -> list[str]:
-    """The shortest example word for each letter the legal actions offer, shortest first:
-    ``CAKE (K)`` (the letter is the one of yours it plays)."""
+    """The most used example word for each letter the legal actions offer, the most used
+    first (:func:`~engine.games.kiitos.words.frequency`; SCOWL's sizes alone offered
+    ANECDOTA): ``CAKE (your K)`` (the letter is the one of yours it plays)."""
+    order = frequency()
+
+    def rank(word: str) -> tuple[int, int, str]:
+        return order.key(word.lower()), len(word), word
+
     best: dict[str, str] = {}
     for action in view["legal"]:
         if action.get("type") not in ("lead", "say"):
             continue
         letter, word = str(action["letter"]), str(action["word"]).upper()
-        if letter not in best or (len(word), word) < (len(best[letter]), best[letter]):
+        if letter not in best or rank(word) < rank(best[letter]):
             best[letter] = word
-    ranked = sorted(best.items(), key=lambda item: (len(item[1]), item[1]))
+    ranked = sorted(best.items(), key=lambda item: rank(item[1]))
     if view["phase"] == "lead" and not view["rules"]["super_kiitos"]:
         return [word for _, word in ranked[:count]]  # a lead plays its first letter
     return [f"{word} (your {letter})" for letter, word in ranked[:count]]

@@ -34,6 +34,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
 from engine.games.kiitos.rules import MAX_WORD_LENGTH, RULE_TEXT, KiitosView
+from engine.games.kiitos.words import frequency
 from tui.coach import Coach
 from tui.games.kiitos.entry import MARKS, Entry, analyse, choices_words, play_words
 from tui.screens.keys import KEYS_ACTION, KEYS_BINDING
@@ -339,10 +340,12 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         self.run_worker(self._load_words, thread=True, group="kiitos-words", exit_on_error=False)
 
     def _load_words(self) -> None:
-        """The dictionary, read in a thread (about 0.1 s) so the table never freezes."""
+        """The dictionary, read in a thread (about 0.1 s) so the table never freezes, and the
+        words' frequencies that order the ideas (and the coach's examples)."""
         from engine.games.kiitos.words import dictionary
 
         words = dictionary()
+        frequency()
         self.app.call_from_thread(self.words_ready, words)
 
     def words_ready(self, words: Container[str]) -> None:
@@ -522,10 +525,13 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             self._send(action)
 
     def action_idea(self) -> None:
+        """Fill in the next of the legal actions' words, the most used first."""
         ideas = self.legal("lead") + self.legal("say")
         if not ideas:
             return
-        words = list(dict.fromkeys(str(a["word"]).upper() for a in ideas))
+        order = frequency()
+        said = dict.fromkeys(str(a["word"]).lower() for a in ideas)
+        words = [word.upper() for word in sorted(said, key=lambda word: (order.key(word), word))]
         self.typed = words[self._idea % len(words)]
         self._idea += 1
         self.choices = []

@@ -19,7 +19,8 @@ from engine.games.kiitos.rules import (
     KiitosState,
     NotAWord,
 )
-from engine.games.kiitos.table import END, START, extensions, full_deck, letters
+from engine.games.kiitos.table import END, START, extensions, fits, full_deck, letters, place
+from engine.games.kiitos.words import dictionary, frequency
 from tests.engine.games.kiitos.helpers import (
     NAMES,
     act,
@@ -253,6 +254,38 @@ def test_rule_without_the_next_letter_example_cogs_or_clasp() -> None:
     legal = GAME.legal_actions(state, 1)
     assert {"type": "pickup"} in legal
     assert any(action["type"] == "say" for action in legal)
+
+
+def most_used(part: str, letter: str, side: str, super_kiitos: bool, count: int) -> list[str]:
+    """The ``count`` most used common words of 4+ letters that ``part`` and ``letter`` fit."""
+    grown = place(part, letter, side)
+    order = frequency()
+    words = [
+        word
+        for word in dictionary().common.words
+        if fits(grown, word, super_kiitos) and len(word) >= 4 and word != grown
+    ]
+    return sorted(words, key=lambda word: (order.key(word), word))[:count]
+
+
+@pytest.mark.parametrize("super_kiitos", [False, True])
+def test_the_example_words_offered_are_the_most_used_that_fit(super_kiitos: bool) -> None:
+    """Any word may be said; the legal list's examples (which the coach and the table's
+    ideas suggest, and the easy bot says) are the most used words for each letter, not
+    SCOWL words like ANECDOTA or NEXUS (issue 36, item 9)."""
+    state = new(["ELMNOPRW", "ALSOTTGI"], **SIMPLE, super_kiitos=super_kiitos)
+    cases = [(state, 0, "")]
+    led = lead(new([ANN, "OLEIUDMN"], **SIMPLE, super_kiitos=super_kiitos), 0, "cats")
+    cases.append((led, 1, "c"))
+    for position, seat, part in cases:
+        offered: dict[tuple[str, str], list[str]] = {}
+        for action in GAME.legal_actions(position, seat):
+            if action["type"] in ("lead", "say"):
+                side = str(action.get("side", END))
+                offered.setdefault((str(action["letter"]), side), []).append(action["word"])
+        assert offered
+        for (letter, side), words in offered.items():
+            assert words == most_used(part, letter, side, super_kiitos, 2)
 
 
 def test_rule_the_new_word_overrides_the_target_and_can_be_challenged() -> None:

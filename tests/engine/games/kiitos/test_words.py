@@ -8,19 +8,28 @@ import sys
 import pytest
 
 from engine.games.kiitos import words as kiitos_words
-from engine.games.kiitos.table import candidates, picks, sample, spread
-from engine.games.kiitos.words import COMMON_LEVEL, WordList, dictionary, parse, supplement_words
+from engine.games.kiitos.table import SORTED_AT_MOST, candidates, commonest, picks, sample, spread
+from engine.games.kiitos.words import (
+    COMMON_LEVEL,
+    Frequency,
+    WordList,
+    dictionary,
+    frequency,
+    parse,
+    parse_frequency,
+    supplement_words,
+)
 
 
 def test_importing_the_game_does_not_load_the_dictionary() -> None:
     code = (
         "import engine.games.kiitos.words as w, engine.registry as r; r.names();"
-        "print(w.dictionary.cache_info().currsize)"
+        "print(w.dictionary.cache_info().currsize, w.frequency.cache_info().currsize)"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
-    assert result.stdout.strip() == "0"
+    assert result.stdout.strip() == "0 0"
 
 
 @pytest.mark.parametrize(
@@ -130,3 +139,71 @@ def test_the_licence_ships_verbatim() -> None:
 def test_a_damaged_file_is_refused() -> None:
     with pytest.raises(ValueError, match="damaged"):
         parse("# x\n=sizes 10\nabcd efgh\n0\n")
+
+
+# How often words are used (issue 36, item 9) -------------------------------------------------
+
+MOST_USED = 1000
+"""Words any player knows rank within this many (the list's exact order may change)."""
+
+
+def test_the_frequency_list_ranks_the_commoner_words_and_names_its_source() -> None:
+    order = frequency()
+    assert 20_000 < len(order) < len(dictionary().common)
+    assert order.source.startswith("wordfreq ")
+    assert all(word in dictionary().common for word in order.ranked[::97])
+    assert order.key(order.ranked[0]) == 0
+
+
+def test_everyday_words_rank_high_and_obscure_ones_low_or_not_at_all() -> None:
+    """SCOWL's sizes put ANECDOTA (20) and ALIGHTED (35) among the words bots may say; by
+    use they are far behind (or, ANECDOTA, not ranked at all: after every ranked word)."""
+    order = frequency()
+    for word in ("with", "like", "more", "people", "even", "never", "right", "other"):
+        assert order.key(word) < MOST_USED, word
+    for word in ("anecdota", "alighted", "nexus", "rips"):
+        assert order.key(word) > 5 * MOST_USED, word
+    assert order.key("anecdota") == len(order) == order.key("xyzzyq")
+
+
+def test_the_frequency_licence_ships_with_its_attribution() -> None:
+    text = kiitos_words.frequency_licence_text()
+    assert "CC BY-SA 4.0" in text and "creativecommons.org/licenses/by-sa/4.0" in text
+    assert "wordfreq" in text and "Robyn Speer" in text
+    assert "SUBTLEX" in text and "Brysbaert" in text  # the credit SUBTLEX's terms require
+
+
+def test_a_damaged_frequency_file_is_refused() -> None:
+    assert parse_frequency("# wordfreq 9.9\nthat with\n").source == "wordfreq 9.9"
+    with pytest.raises(ValueError, match="damaged"):
+        parse_frequency("# x\nthat with\nmore\n")
+    with pytest.raises(ValueError, match="damaged"):
+        parse_frequency("# x\nthat with that\n")
+
+
+def test_commonest_gives_every_fitting_word_most_used_first() -> None:
+    """Both ways of searching (a sort of few candidates, a walk down the ranked words for
+    many) give the candidates ordered by rank, the unranked after them alphabetically."""
+    common = dictionary().common
+    order = frequency()
+    parts = [("e", False), ("co", False), ("ali", False), ("zzz", False), ("ter", True)]
+    parts += [("an", True), ("qu", True)]
+    sizes = set()
+    for part, super_kiitos in parts:
+        found = candidates(common, part, super_kiitos)
+        sizes.add(len(found) > SORTED_AT_MOST)
+        expected = sorted(found, key=lambda word: (order.key(word), word))
+        assert list(commonest(common, part, super_kiitos, order)) == expected, part
+    assert sizes == {True, False}, "both ways are tested"
+
+
+def test_commonest_keeps_to_its_word_list() -> None:
+    words = WordList(["cats", "clasp", "cogs", "zebra"])
+    order = Frequency(["the", "cogs", "cats", "calm"])
+    assert list(commonest(words, "c", False, order)) == ["cogs", "cats", "clasp"]
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    many = WordList(sorted(f"c{a}{b}" for a in letters for b in letters))
+    assert len(many) > SORTED_AT_MOST  # found by walking the ranked words
+    ranked = Frequency(["cqy", "cattle", "dog", "caz"])
+    found = list(commonest(many, "c", False, ranked))
+    assert found[:3] == ["cqy", "caz", "caa"] and len(found) == len(many)

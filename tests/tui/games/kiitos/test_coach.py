@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.pilot import Pilot
 
 from engine.games.kiitos.rules import GAME, KiitosState, KiitosView
+from engine.games.kiitos.words import dictionary, frequency
 from tests.contract import play as random_game
 from tests.engine.games.kiitos.helpers import act, at, challenge, lead, new, pickup, play, say
 from tests.tui.solo import (
@@ -119,6 +120,55 @@ def test_super_kiitos_lead_may_play_any_letter_of_the_word() -> None:
     advice = COACH.now(view)
     assert advice[0] == "Lead a word: 4+ letters, any one of them yours."
     assert re.search(r"[A-Z]{4,} \(your [A-Z]\)", advice[1]), advice
+
+
+MOST_USED = 1000
+"""Words anyone knows rank within this many by use (the list's exact order may change)."""
+
+
+def most_used_rank(part: str, hand: str) -> int:
+    """The rank by use of the most used common word that ``part`` and a letter of ``hand``
+    start (4+ letters, not the letters themselves): the best the coach could suggest."""
+    order = frequency()
+    starts = tuple(part + letter.lower() for letter in hand)
+    return min(
+        order.key(word)
+        for word in dictionary().common.words
+        if word.startswith(starts) and len(word) >= 4 and word not in starts
+    )
+
+
+def test_the_lead_examples_are_the_most_used_words_your_letters_start() -> None:
+    """Issue 36, item 9: holding E L M N O P R W the coach said "type RIPS or NEXUS" (a lead
+    plays only its first letter, so they were playable, but few would say them): the
+    examples were the shortest of two words per letter picked from SCOWL's commoner sizes
+    at random. Now they are the most used words the hand's letters start."""
+    hand = "ELMNOPRW"
+    advice = COACH.now(view_of(new([hand, BEA], **SIMPLE), 0))
+    words = re.findall(r"[A-Z]{4,}", advice[1])
+    assert advice[1] == f"E.g. type {words[0]} or {words[1]}, Enter."
+    order = frequency()
+    ranks = [order.key(word.lower()) for word in words]
+    assert all(word[0] in hand for word in words), advice
+    assert ranks[0] == most_used_rank("", hand) and ranks == sorted(ranks), advice
+    assert max(ranks) < MOST_USED, advice
+
+
+def test_a_new_word_example_is_a_common_word_not_an_obscure_one() -> None:
+    """With AL on the table and no S for ALSO, ALIGHTED (SCOWL size 35) could be suggested
+    for your I; the coach names the most used words your letters continue AL into."""
+    hand = "ACTEEIRN"
+    state = play(lead(new([hand, BEA], **SIMPLE), 0, "also"), 1, "L")
+    view = view_of(state, 0)
+    assert view["hand"] is not None
+    advice = COACH.now(view)
+    named = re.findall(r"([A-Z]{4,}) \(your ([A-Z])\)", advice[0])
+    assert advice[0].startswith("You have no S for ALSO: say a new word, e.g. "), advice
+    assert len(named) == 2 and all(word.startswith("AL") for word, _ in named), advice
+    order = frequency()
+    ranks = [order.key(word.lower()) for word, _ in named]
+    assert ranks[0] == most_used_rank("al", "".join(view["hand"])), advice
+    assert max(ranks) < 5 * MOST_USED and "ALIGHTED" not in advice[0], advice
 
 
 def test_you_must_play_the_next_letter_of_the_target_when_you_hold_it() -> None:
