@@ -27,7 +27,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 from engine.core import BaseView
 from net.wire.text import clean_text
 from tui.log_window import new_lines
-from tui.you import YOU, is_you
+from tui.you import YOU, Ours, is_you, phrase
 
 V = TypeVar("V", bound=BaseView)
 
@@ -107,17 +107,19 @@ class Coach(Generic[V]):
     def name(view: BaseView, seat: int | None) -> str:
         """A seat's name as the coach says it: ``you``, or the player's name (cleaned)."""
         if seat is None:
-            return "nobody"
+            return Ours("nobody")
         if seat == view["seat"]:
             return YOU
         players = view["players"]
-        return clean_text(str(players[seat])) if 0 <= seat < len(players) else f"seat {seat + 1}"
+        if 0 <= seat < len(players):
+            return clean_text(str(players[seat]))
+        return Ours(f"seat {seat + 1}")
 
     @classmethod
     def possessive(cls, view: BaseView, seat: int | None) -> str:
-        """``your`` or ``Bot Tom's``."""
+        """``your`` or ``Bot Tom's`` (raised at a sentence start only if ours)."""
         who = cls.name(view, seat)
-        return "your" if is_you(who) else f"{who}'s"
+        return Ours("your") if is_you(who) else phrase(who, "'s")
 
     def waiting_line(self, view: V) -> str:
         """What to say while others act (a game whose views name a ``turn`` says whose)."""
@@ -128,11 +130,12 @@ class Coach(Generic[V]):
 
     @staticmethod
     def listed(items: Sequence[str], last: str = "and") -> str:
-        """``a``, ``a and b``, ``a, b and c``."""
+        """``a``, ``a and b``, ``a, b and c``: raised at a sentence start as ``a`` is."""
         items = list(items)
         if len(items) <= 1:
-            return "".join(items)
-        return f"{', '.join(items[:-1])} {last} {items[-1]}"
+            return items[0] if items else ""
+        middle = "".join(f", {item}" for item in items[1:-1])
+        return phrase(items[0], f"{middle} {last} {items[-1]}")
 
 
 # Words every game's coach uses --------------------------------------------------------------

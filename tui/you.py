@@ -9,6 +9,13 @@ only (:data:`YOU`, returned by ``who``/``Coach.name`` when the seat is the viewe
 and later choices ask :func:`is_you`, never the text. ``tests/tui/test_you_by_seat.py``
 checks both: no TUI source compares a string with ``"you"``, and every game's screens
 read the same for a player called "you" as for any other name.
+
+The same holds at a sentence start: a name is shown as its player typed it ("bea won",
+never "Bea won"), and only our own words are raised there (``You``, ``Nobody``,
+``Your 3 hats``). Which is which is known where the text is made, not from its letters,
+so our words carry a type (:class:`Ours`, :class:`You`) and :func:`capital` raises
+nothing else: a text of unknown kind is left as it is. ``tests/tui/test_names_as_typed.py``
+checks every game's screens and coach for a player called in lower case.
 """
 
 from __future__ import annotations
@@ -16,7 +23,14 @@ from __future__ import annotations
 from typing import Final
 
 
-class You(str):
+class Ours(str):
+    """A text that starts with a word of our own (``nobody``, ``your``, ``seat 3``), not
+    with a player's name: :func:`capital` may raise its first letter."""
+
+    __slots__ = ()
+
+
+class You(Ours):
     """The viewer's own seat in a sentence (``you``, or ``You`` starting one)."""
 
     __slots__ = ()
@@ -32,7 +46,17 @@ def is_you(word: str) -> bool:
 
 
 def capital(text: str) -> str:
-    """``text`` with its first letter upper case (``str.capitalize`` would lower the rest);
-    :data:`YOU` stays the viewer's word (``You``)."""
-    raised = text[:1].upper() + text[1:]
-    return You(raised) if isinstance(text, You) else raised
+    """``text`` to start a sentence: our own words with their first letter upper case
+    (``You``, ``Nobody``, ``Your 3 hats``), anything else as it is, so a player's name
+    reads as typed (``bea``). ``str.capitalize`` would lower the rest; :data:`YOU` stays
+    the viewer's word."""
+    if not isinstance(text, Ours):
+        return text
+    return type(text)(text[:1].upper() + text[1:])
+
+
+def phrase(first: str, rest: str) -> str:
+    """``first`` then ``rest``, of ``first``'s kind at a sentence start: ``your 3 hats``
+    is ours to raise (:class:`Ours`, no longer :data:`YOU`), ``bea's 3 hats`` is not."""
+    text = first + rest
+    return Ours(text) if isinstance(first, Ours) else text

@@ -126,6 +126,11 @@ class GameLog(RichLog):
         """Append ``content`` and, as ``RichLog`` does, show the end: in this frame."""
         if not self._rewrapping:
             self._written.append(content)
+        if width is None and self._size_known and not self.scrollable_content_region.width:
+            # Hidden (a waiting room over the board): RichLog would cut the line at
+            # min_width, ten columns, and showing the log again at its old size is no
+            # change of width to wrap again at. The width it had is the one it comes back at.
+            width = self._wrapped_at or None
         self._appending = True
         try:
             super().write(content, width, expand, shrink, scroll_end=False)
@@ -193,12 +198,17 @@ class GameLog(RichLog):
     def on_resize(self, event: Resize) -> None:
         """Wrap every kept line again at a new width (a log first laid out narrow, as when
         a board appears after the waiting room, kept its lines cut at ten columns), and keep
-        the newest line in view when the height changes (:meth:`_keep_the_end`)."""
+        the newest line in view when the height changes (:meth:`_keep_the_end`).
+
+        The first size known wraps the writes made before it, at that width; lines
+        wrapped with no width at all (the log hidden again by the time its first size
+        came: :attr:`_wrapped_at` still 0) are wrapped again at the next width too."""
+        first = not self._size_known
         self._rewrapping = True
         try:
             super().on_resize(event)  # the writes made before the size was known
             width = self.scrollable_content_region.width
-            if self._wrapped_at and width and width != self._wrapped_at:
+            if width and width != self._wrapped_at and not first:
                 super().clear()
                 self._styled.clear()
                 for content in self._written:

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from tui.you import YOU, capital
+from tui.you import YOU, Ours, capital
 
 NS_PER_MS = 1_000_000
 KEEP = 200
@@ -37,10 +37,10 @@ def ms(ns: int) -> str:
 def who(seat: int | None, names: Sequence[str], me: int | None) -> str:
     """A seat as the player reads it: ``you``, a name, or ``nobody``."""
     if seat is None:
-        return "nobody"
+        return Ours("nobody")
     if seat == me:
         return YOU
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat + 1}"
+    return names[seat] if 0 <= seat < len(names) else Ours(f"seat {seat + 1}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,7 @@ from engine.games.catchy.rules import (
     resolve_trick,
 )
 from tui.coach import Coach, clip, fit
-from tui.you import capital
+from tui.you import Ours, capital
 
 FULL_NAMES = 3
 """Up to this many cards are named in full (``Red 1, Red 3 and Red 5``); more are grouped
@@ -352,16 +352,17 @@ class CatchyCoach(Coach[CatchyView]):
             move += f" {capital(where)}; {self.name(view, toward)} {leads} next."
         return [why, move]
 
-    def where(self, view: CatchyView, position: int) -> str:
-        """Where the cat sits: ``at the centre``, ``2 steps from your arms``, ``in Bea's arms``."""
+    def where(self, view: CatchyView, position: int) -> Ours:
+        """Where the cat sits: ``it is at the centre``, ``it is 2 steps from your arms``,
+        ``it is in Bea's arms`` (ours to raise at a sentence start)."""
         if position == 0:
-            return "it is at the centre"
+            return Ours("it is at the centre")
         holder = 0 if position < 0 else 1
         arms = int(view["cat"]["arms"])
         left = arms - abs(position)
         if left <= 0:
-            return f"it is in {self.possessive(view, holder)} arms"
-        return f"it is {steps(left)} from {self.possessive(view, holder)} arms"
+            return Ours(f"it is in {self.possessive(view, holder)} arms")
+        return Ours(f"it is {steps(left)} from {self.possessive(view, holder)} arms")
 
     def round_result(self, view: CatchyView, last: Mapping[str, Any]) -> list[str]:
         """Why the round's points went where they did and the score; the game's end."""

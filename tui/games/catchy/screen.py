@@ -27,7 +27,7 @@ from tui.widgets.look import component_style
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.scores import Scoreboard, ScoreLine
-from tui.you import YOU
+from tui.you import YOU, Ours, capital
 
 DIMMED_NOTE = "x: not playable now"
 """How the hand's label explains the ``x`` on the bottom edge of a greyed card."""
@@ -64,11 +64,11 @@ def others(view: CatchyView) -> int:
 def who(view: CatchyView, seat: int | None) -> str:
     """A seat's name, or ``you``."""
     if seat is None:
-        return "nobody"
+        return Ours("nobody")
     if seat == view["seat"]:
         return YOU
     players = view["players"]
-    return str(players[seat]) if seat < len(players) else f"seat {seat + 1}"
+    return str(players[seat]) if seat < len(players) else Ours(f"seat {seat + 1}")
 
 
 def arms_of(view: CatchyView, seat: int) -> str:
@@ -254,7 +254,9 @@ def trick_summary(view: CatchyView, trick: dict[str, Any]) -> str:
     """``Tom won. Both odd: the cat flips to blue and moves toward you.``"""
     parts = []
     winner = trick.get("winner")
-    parts.append("Joker and 3: nobody won." if winner is None else f"{who(view, winner)} won.")
+    parts.append(
+        "Joker and 3: nobody won." if winner is None else f"{capital(who(view, winner))} won."
+    )
     side = str(trick.get("side", "red")).lower()
     toward = trick.get("toward")
     moves = "stays put" if toward is None else f"moves toward {who(view, toward)}"
@@ -262,8 +264,7 @@ def trick_summary(view: CatchyView, trick: dict[str, Any]) -> str:
         parts.append(f"Both odd: the cat flips to {side} and {moves}.")
     else:
         parts.append(f"The {side} cat {moves}.")
-    text = " ".join(parts)
-    return text[0].upper() + text[1:]
+    return " ".join(parts)
 
 
 class CatchyTable(TableScreen[CatchyView]):

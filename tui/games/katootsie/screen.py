@@ -50,7 +50,7 @@ from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import who
 from tui.widgets.timer import Countdown
-from tui.you import capital, is_you
+from tui.you import Ours, capital, is_you
 
 LOOKS = ("letter", "category", "muted", "key", "call", "out", "you", "good", "bad")
 """The board's looks, each a component class ``katootsie--NAME`` in ``katootsie.tcss``."""
@@ -541,7 +541,8 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         else:
             out.append("Nobody has taken a letter yet.", style=look("muted"))
         if headline and result and last is not None and last.ruling is not None:
-            margin = self.history.margin_words(last, players, me).removeprefix(", ")
+            # Ours: "tied with ...", "12 ms ahead of ...", "nobody else ..."
+            margin = Ours(self.history.margin_words(last, players, me).removeprefix(", "))
             out.append(f"\n{capital(margin)} · w: why", style=look("muted"))
         return out
 
@@ -653,22 +654,24 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
             line.disabled = True
             line.placeholder = self._closed_words(view)
 
-    def _closed_words(self, view: Mapping[str, Any]) -> str:
+    def _closed_words(self, view: Mapping[str, Any]) -> Ours:
+        """Why the answer line is closed, in words of our own (a placeholder, or raised to
+        start the prompt)."""
         stage = self.stage(view)
         seat = view["seat"]
         if seat is None:
-            return "watching"
+            return Ours("watching")
         if stage == "letter":
             call = view.get("call") or {}
             if call.get("seat") == seat:
-                return "you called Katootsie!: the others answer"
+                return Ours("you called Katootsie!: the others answer")
             if seat in (view.get("locked") or []):
-                return "you are out for this letter"
+                return Ours("you are out for this letter")
             if seat not in (view.get("players_in") or []):
-                return "not your letter (tie-break or sudden death)"
+                return Ours("not your letter (tie-break or sudden death)")
         if stage in ("vote", "first_vote"):
-            return "a vote is on"
-        return "wait for the letter"
+            return Ours("a vote is on")
+        return Ours("wait for the letter")
 
     @on(Input.Changed, "#answer")
     def _typed(self, event: Input.Changed) -> None:

@@ -302,7 +302,11 @@ class KiitosCoach(Coach[KiitosView]):
         """Another's word may be challenged now (it is not this seat's turn)."""
         target = view["target"] or "the word"
         announcer = view["announcer"]
-        said = f"{cap(self.name(view, announcer))} said {target}. " if announcer is not None else ""
+        said = (
+            f"{capital(self.name(view, announcer))} said {target}. "
+            if announcer is not None
+            else ""
+        )
         return [
             f"{said}Not a word? Press {KEYS['challenge']} (wrong: -1).",
             self.waiting_line(view),
@@ -366,7 +370,7 @@ class KiitosCoach(Coach[KiitosView]):
         if not failed:
             challenger = self.name(view, loser)
             return [
-                f"{cap(challenger)} challenged {word}, but it is in the dictionary:"
+                f"{capital(challenger)} challenged {word}, but it is in the dictionary:"
                 f" {challenger} {verb(challenger, 'lose')} and {penalty(challenger, forfeit)}."
                 f" {word} stands."
             ]
@@ -376,9 +380,9 @@ class KiitosCoach(Coach[KiitosView]):
         back = f"{verb(who, 'take')} {letter or 'the letter'} back"
         again = "lead another word" if view["phase"] == "lead" else "say another word or pick up"
         return [
-            f"{cap(challenger)} challenged {word}: it is not in the dictionary, so {who}"
+            f"{capital(challenger)} challenged {word}: it is not in the dictionary, so {who}"
             f" {verb(who, 'lose')} and {penalty(who, forfeit)}.",
-            f"{cap(who)} {back} and must {again}.",
+            f"{capital(who)} {back} and must {again}.",
         ]
 
     def _challenger(self, view: KiitosView, announcer: int, fresh: Sequence[str]) -> str:
@@ -417,7 +421,7 @@ class KiitosCoach(Coach[KiitosView]):
         gain = f"{count} cards, +{count}{double}"
         if finisher == sayer:
             own = "your" if is_you(keeper) else "their"
-            text = f"Kiitos! {cap(keeper)} finished {own} own {word}"
+            text = f"Kiitos! {capital(keeper)} finished {own} own {word}"
             text += f" and {verb(keeper, 'keep')} its {gain}."
         elif sayer == view["seat"]:
             text = f"Kiitos! {self.name(view, finisher)} had to play the last letter of your"
@@ -429,7 +433,7 @@ class KiitosCoach(Coach[KiitosView]):
             text = f"Kiitos! {self.name(view, finisher)} finished {word}; {keeper} said it,"
             text += f" so {keeper} keeps its {gain}."
         if not ended:
-            text += f" {cap(keeper)} {verb(keeper, 'lead')} next."
+            text += f" {capital(keeper)} {verb(keeper, 'lead')} next."
         return [text]
 
     def _pickup_result(
@@ -463,7 +467,7 @@ class KiitosCoach(Coach[KiitosView]):
         else:
             text = f"{who} had {why}, so picks up {part}: -{count}."
         if not ended:
-            text += f" {cap(who)} {verb(who, 'lead')} next, once all draw back to 8."
+            text += f" {capital(who)} {verb(who, 'lead')} next, once all draw back to 8."
         return [text]
 
     def _flip_result(self, before: KiitosView, view: KiitosView) -> list[str]:
@@ -476,7 +480,7 @@ class KiitosCoach(Coach[KiitosView]):
             meaning = RULE_MEANING[(new["card"], new["alternate"])]
             if (new["card"], new["alternate"]) == ("super", True):
                 meaning += f"; {SUPER_MORE}"
-            lines.append(f"{cap(who)} flipped {old['text']} to {new['text']}: {meaning}.")
+            lines.append(f"{capital(who)} flipped {old['text']} to {new['text']}: {meaning}.")
             lines.append("The lock token now sits on it: it cannot be flipped next time.")
         return lines
 
@@ -504,7 +508,7 @@ class KiitosCoach(Coach[KiitosView]):
             return []
         who = self.name(view, actor)
         return [
-            f"{cap(who)} used the 4-player rule: the deck's top card is -1 for {who},"
+            f"{capital(who)} used the 4-player rule: the deck's top card is -1 for {who},"
             f" and {self.name(view, view['turn'])} leads instead."
         ]
 
@@ -522,7 +526,9 @@ class KiitosCoach(Coach[KiitosView]):
         who = self.name(view, sayer)
         needed = next_letters(before["table"], before["target"], before["rules"]["super_kiitos"])
         lacked = f"had no {or_list(needed)} for {before['target']}, so " if needed else ""
-        return [f"{cap(who)} {lacked}said {view['target']}: the new target, and their word now."]
+        return [
+            f"{capital(who)} {lacked}said {view['target']}: the new target, and their word now."
+        ]
 
     def _word_stands(self, before: KiitosView, view: KiitosView) -> list[str]:
         """Your word outlived its challenge window: a letter was played after it."""
@@ -572,9 +578,11 @@ class KiitosCoach(Coach[KiitosView]):
         best = scores[winners[0]] if winners else 0
         mine = scores[seat] if seat is not None and seat < len(scores) else 0
         if seat in winners:
-            head = f"You win with {best}" if len(winners) == 1 else f"{cap(names)} share the win"
+            head = (
+                f"You win with {best}" if len(winners) == 1 else f"{capital(names)} share the win"
+            )
         else:
-            head = f"{cap(names)} {verb(names, 'win')} with {best}; you have {mine}"
+            head = f"{capital(names)} {verb(names, 'win')} with {best}; you have {mine}"
         return [
             f"{head}: the highest total wins.",
             "Next time: say words others can finish (+), and avoid long tables you must"
@@ -660,11 +668,6 @@ def penalty(who: str, forfeit: bool) -> str:
 def or_list(items: Sequence[str]) -> str:
     """``A or T``: the letters any of which may (or must) be played."""
     return " or ".join(items)
-
-
-def cap(text: str) -> str:
-    """A sentence's first word: ``You``, or a name as it is."""
-    return capital(text) if is_you(text) else text
 
 
 def verb(subject: str, base: str) -> str:

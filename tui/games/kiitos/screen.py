@@ -45,7 +45,7 @@ from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import Award, who
-from tui.you import capital, is_you
+from tui.you import Ours, capital, is_you, phrase
 
 LOOKS = (
     "tile",
@@ -164,7 +164,7 @@ def name_of(view: ViewMap, seat: int | None) -> str:
 
 def possessive(view: ViewMap, seat: int) -> str:
     name = name_of(view, seat)
-    return "your" if is_you(name) else f"{name}'s"
+    return Ours("your") if is_you(name) else phrase(name, "'s")
 
 
 def rules_line(view: ViewMap, look: Look = PLAIN) -> Text:

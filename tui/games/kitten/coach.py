@@ -47,7 +47,7 @@ from engine.games.kitten.cards import (
 )
 from engine.games.kitten.rules import CHALLENGE, PURRFECT, KittenView, RevealView
 from tui.coach import Coach, clip, fit
-from tui.you import capital
+from tui.you import capital, phrase
 
 DOUBT_MARGIN = 1.0
 """A bid this far above what you can expect "looks high" (the easy bots' own margin)."""
@@ -216,7 +216,7 @@ class KittenCoach(Coach[KittenView]):
     def bid_words(self, view: KittenView, bid: Mapping[str, Any]) -> str:
         """``Bea's 4 hats`` / ``your 4 hats``."""
         whose = self.possessive(view, int(bid["seat"]))
-        return f"{whose} {thing_words(str(bid['thing']), int(bid['count']))}"
+        return phrase(whose, f" {thing_words(str(bid['thing']), int(bid['count']))}")
 
     # What just happened --------------------------------------------------------------
 
@@ -344,15 +344,15 @@ class KittenCoach(Coach[KittenView]):
         if nxt is None:
             return " ".join(out) or "The round is over."
         round_ = reveal["round"] + 1
-        deals = (
-            f"{self.name(view, nxt)} {self.verb(view, nxt, 'deal')} and"
-            f" {self.verb(view, nxt, 'open')} round {round_}"
+        deals = phrase(
+            self.name(view, nxt),
+            f" {self.verb(view, nxt, 'deal')} and {self.verb(view, nxt, 'open')} round {round_}",
         )
         if nxt == loser:
             left = sizes[loser]
             cards = f"{left} card{'s' * (left != 1)}"
-            return capital(
-                f"{self.name(view, loser)} now {self.verb(view, loser, 'have')} {cards};"
+            return (
+                f"{capital(self.name(view, loser))} now {self.verb(view, loser, 'have')} {cards};"
                 f" the loser deals next: {deals}."
             )
         return " ".join([*out, f"{capital(deals)}: the next player still in after the loser."])

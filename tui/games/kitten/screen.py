@@ -61,7 +61,7 @@ from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import who
-from tui.you import capital, is_you
+from tui.you import Ours, capital, is_you, phrase
 
 HERE = Path(__file__).resolve().parent
 """This game's folder, where its stylesheet lives (the reveal dialog shares it)."""
@@ -131,8 +131,8 @@ def flips(view: KittenView, seat: int) -> str:
 def bid_words(view: KittenView, bid: Mapping[str, Any]) -> str:
     """``Bea's 7 hats`` / ``your 3 red``."""
     whose = name_of(view, int(bid["seat"]))
-    whose = "your" if is_you(whose) else f"{whose}'s"
-    return f"{whose} {thing_words(str(bid['thing']), int(bid['count']))}"
+    whose = Ours("your") if is_you(whose) else phrase(whose, "'s")
+    return phrase(whose, f" {thing_words(str(bid['thing']), int(bid['count']))}")
 
 
 def own_counts(hand: Sequence[str]) -> dict[str, int]:
