@@ -198,6 +198,8 @@ class ClowderApp(KeyGateApp[int]):
         self.hosts: dict[str, HostEntry] = {}
         self.listers: dict[str, Client] = {}
         self._source: HostSource | None = None
+        self._looking: str | None = None
+        """The lobby's status line the LAN browsing last said (``None``: not browsing)."""
         self._shut_down = False
         self._wins_for: dict[str, list[dict[str, Any]]] = {}
         self._still_listings = 0
@@ -751,6 +753,23 @@ class ClowderApp(KeyGateApp[int]):
         )
         if self.lobby is not None:
             self.lobby.set_hosts(entries)
+            self._say_looking()
+
+    def _say_looking(self) -> None:
+        """The lobby's status while the LAN is browsed: how many hosts it has found so far
+        (it said "Looking for hosts..." beside a listed host), replacing only its own line,
+        never a message said since (an error, a hint)."""
+        if self.lobby is None or self._looking is None:
+            return
+        if self._looking and self.lobby.shown_status != self._looking:
+            return  # something else was said since: it stays
+        found = sum(1 for entry in self.hosts.values() if entry.origin == "lan")
+        if found:
+            words = f"{found} host{'s' if found != 1 else ''} found on the LAN, still looking"
+        else:
+            words = "Looking for hosts on the LAN..."
+        self._looking = clean_text(f"{words} (a: join by address)")
+        self.lobby.status(self._looking)
 
     def _start_browsing(self, factory: Callable[[], HostSource]) -> None:
         if not self._shut_down:
@@ -766,8 +785,8 @@ class ClowderApp(KeyGateApp[int]):
             if self.lobby is not None:
                 self.lobby.status(f"{error} Press a to type an address.")
             return
-        if self.lobby is not None:
-            self.lobby.status("Looking for hosts on the LAN... (a: join by address)")
+        self._looking = ""
+        self._say_looking()
         async for event in source.events():
             self._host_event(event)
 

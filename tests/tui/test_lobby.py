@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, DataTable, Input, Select
+from textual.widgets import Checkbox, DataTable, Input, Select, Static
 
 from engine import registry
 from net.client.discovery import ChangeKind, HostEvent, HostInfo, TableSummary
@@ -453,3 +453,35 @@ async def test_the_create_dialog_shows_its_buttons_and_scrolls_its_options_at_80
         await pilot.pause(0.3)  # the scroll to the focused box may be animated
         options = screen.query_one("#options").region
         assert options.contains_region(mute.region)  # scrolled into view
+
+
+async def test_the_status_line_counts_the_hosts_found_and_keeps_a_message_said_since(
+    tmp_path: Path,
+) -> None:
+    """It said "Looking for hosts on the LAN..." beside a host already listed (last LAN
+    walk-through): it counts what was found, and stops replacing its line once something
+    else was said there (an error stays until the next one)."""
+    source = FakeDiscovery()
+    host = await started_host()
+    try:
+        app = lobby_app(tmp_path, source)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: app.screen is lobby, "the lobby")
+
+            def status() -> str:
+                return str(lobby.query_one("#lobby-status", Static).render())
+
+            await until(pilot, lambda: "Looking for hosts" in status(), "the looking line")
+            source.announce(host, "Bea's laptop")
+            await until(pilot, lambda: len(lobby.hosts) == 1, "the host to appear")
+            assert status() == "1 host found on the LAN, still looking (a: join by address)"
+            source.announce(host, "Cy's box")
+            await until(pilot, lambda: len(lobby.hosts) == 2, "the second host")
+            assert status().startswith("2 hosts found on the LAN")
+            lobby.status("Nothing is listening at 10.0.0.9:7707")
+            source.announce(host, "Cy's box", ChangeKind.REMOVED)
+            await until(pilot, lambda: len(lobby.hosts) == 1, "the second host to go")
+            assert status() == "Nothing is listening at 10.0.0.9:7707"
+    finally:
+        await host.close()

@@ -253,7 +253,7 @@ class LobbyScreen(Screen[None]):
                 yield Static("", id="tables-ssh")
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
                 yield HostWins(id="host-wins")
-        yield Static("", id="lobby-status")
+        yield Static(self._shown_status, id="lobby-status")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -400,11 +400,17 @@ class LobbyScreen(Screen[None]):
         if rows:
             widget.move_cursor(row=min(cursor, len(rows) - 1), animate=False)
 
+    @property
+    def shown_status(self) -> str:
+        """The status line's text now (the app replaces its own lines, never an error)."""
+        return self._shown_status
+
     def status(self, text: str) -> None:
         text = clean_text(text)
-        if self._ready and text != self._shown_status:
-            self._shown_status = text
-            self.query_one("#lobby-status", Static).update(text)
+        if text != self._shown_status:
+            self._shown_status = text  # said before the mount: composed with it
+            if self._ready:
+                self.query_one("#lobby-status", Static).update(text)
 
     # Intents up ---------------------------------------------------------------
 
