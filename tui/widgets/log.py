@@ -104,6 +104,8 @@ class GameLog(RichLog):
         wrapped rows, so a change of width wraps these again (:meth:`on_resize`)."""
         self._wrapped_at = 0
         """The width the kept lines were last wrapped at (0: not yet)."""
+        self._rows_seen = 0
+        """How many rows the log showed before its latest resize (0: not laid out yet)."""
         self._rewrapping = False
         self._appending = False
         """Inside :meth:`write`: the scroll range changes, the widget's size does not."""
@@ -190,7 +192,11 @@ class GameLog(RichLog):
 
     def on_resize(self, event: Resize) -> None:
         """Wrap every kept line again at a new width (a log first laid out narrow, as when
-        a board appears after the waiting room, kept its lines cut at ten columns)."""
+        a board appears after the waiting room, kept its lines cut at ten columns); and a
+        log that showed its newest line shows it still at a new height (a bar or a panel
+        that opens beside it takes rows from it: Kitten Me!'s bid bar, the coach's advice,
+        opened after a round's reveal, left the newest lines below the log's end)."""
+        following = self.scroll_y >= max(0, len(self.lines) - self._rows_seen)
         self._rewrapping = True
         try:
             super().on_resize(event)  # the writes made before the size was known
@@ -201,8 +207,11 @@ class GameLog(RichLog):
                 for content in self._written:
                     super().write(content, scroll_end=False)
                 self.scroll_end(animate=False, immediate=True)
+            elif following:
+                self.scroll_end(animate=False, immediate=True)
             if width:
                 self._wrapped_at = width
+            self._rows_seen = self.scrollable_content_region.height
         finally:
             self._rewrapping = False
 

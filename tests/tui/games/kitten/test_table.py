@@ -5,14 +5,17 @@ from __future__ import annotations
 import io
 from typing import Any
 
+import pytest
 from rich.console import Console, RenderableType
 
 from engine.bots import make_bot
 from engine.games.kitten.cards import GO_FISH, SKIP, deck
 from engine.games.kitten.rules import CHALLENGE, GAME, PURRFECT, KittenView
 from tests.tui.harness import TableHarness
+from tui.games.kitten.coach import KittenCoach
 from tui.games.kitten.screen import KittenTable, RevealScreen
 from tui.screens.results import ResultsScreen
+from tui.widgets.log import GameLog
 from tui.widgets.prompt import PromptLine
 
 SIZE = (80, 24)
@@ -56,6 +59,14 @@ def kitten_view(
 
 def harness(view: dict[str, Any]) -> TableHarness:
     return TableHarness(view, presence=[], screen=KittenTable)
+
+
+class CoachedHarness(TableHarness):
+    """The table of ``clowder learn kitten``: the coach's panel above the log."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        super().__init__(view, presence=[], screen=KittenTable)
+        self.table = KittenTable(table_id="t1", coach=KittenCoach())
 
 
 def played_out(players: int = 3, seed: int = 5) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -238,6 +249,50 @@ async def test_a_call_opens_the_full_reveal_until_a_key_and_v_shows_it_again() -
         assert isinstance(app.screen, RevealScreen)
         await pilot.press("enter")
         assert app.screen is table and app.actions == []
+
+
+def drawn(app: TableHarness) -> list[str]:
+    """The screen on top as drawn, row by row."""
+    update = app.screen._compositor.render_full_update()
+    return ["".join(strip.text for strip in row) for row in update.strips]
+
+
+def log_rows(app: TableHarness) -> list[str]:
+    """The rows of the table's log as drawn on screen."""
+    region = app.table.query_one(GameLog).scrollable_content_region
+    rows = drawn(app)[region.y : region.bottom]
+    return [row[region.x : region.right].rstrip() for row in rows]
+
+
+async def newest_line_shown(pilot: Any, app: TableHarness) -> None:
+    """The log's newest row is on screen (pauses until the layout settles)."""
+    await pilot.pause()
+    await pilot.pause()
+    log = app.table.query_one(GameLog)
+    newest = log.lines[-1].text.rstrip()
+    assert newest and newest in log_rows(app), (newest, log_rows(app))
+
+
+@pytest.mark.parametrize("coached", [False, True], ids=["plain", "coached"])
+async def test_the_log_shows_its_newest_line_after_the_round_box_closes(coached: bool) -> None:
+    """Issue 36, item 5: after the reveal, the loser deals and opens: the bid bar (and at a
+    coached table, the coach's longer advice) took rows from the log, whose newest lines were
+    left below its end."""
+    view = kitten_view(DAN_BIDS)
+    app = CoachedHarness(view) if coached else harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        await pilot.pause()
+        table.view = kitten_view([*DAN_BIDS, {"type": CHALLENGE}])  # Ann loses: she opens
+        await pilot.pause()
+        reveal = app.screen
+        assert isinstance(reveal, RevealScreen)
+        await pilot.press("space")
+        assert app.screen is table
+        await newest_line_shown(pilot, app)
+        await pilot.press("b")  # the bid bar opens under the log
+        assert isinstance(table, KittenTable) and table.mode == "bid"
+        await newest_line_shown(pilot, app)
 
 
 async def test_ten_players_fit_80x24() -> None:
