@@ -204,6 +204,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         Binding("right", "grab(1)", "pile 2", show=False),
         Binding("c", "call", "call end"),
         Binding("e", "explain", "scores"),
+        Binding("x", "cancel", "cancel"),
         Binding("escape", "cancel", "cancel", show=False),
     ]
 
@@ -474,7 +475,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         if view["seat"] is None:
             return "Watching · w why the last card went where it did · q leaves"
         if self.calling:
-            return "Call the end of the game? Press c again to call (escape: no)"
+            return "Call the end of the game? Press c again to call, x not to"
         pending = self.pending_claim
         if pending is not None and top is not None:
             return (
@@ -505,8 +506,20 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
 
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"grab", "call", "cancel"})
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``x`` (or Esc) is offered only after a first ``c``: it takes that back."""
+        if action == "cancel" and not self.calling:
+            return False
+        return super().check_action(action, parameters)
+
+    def _calling(self, calling: bool) -> None:
+        """Between the two presses of ``c c`` (or not): the footer offers ``x`` then."""
+        if self.calling != calling:
+            self.calling = calling
+            self._follow_bindings()
+
     def action_grab(self, pile: int) -> None:
-        self.calling = False
+        self._calling(False)
         view = self.view
         if view is not None and view["seat"] is None:
             self._acted_now()
@@ -526,16 +539,16 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
             self.refused("The game is over")
             return
         if not self.calling:
-            self.calling = True
+            self._calling(True)
         else:
-            self.calling = False
+            self._calling(False)
             self.act({"type": "call"})
             self.notify(CALL_PHRASE, title="You call", timeout=4)
         self.query_one(PromptLine).prompt(self.prompt_text(view))
 
     def action_cancel(self) -> None:
         if self.calling:
-            self.calling = False
+            self._calling(False)
             if self.view is not None:
                 self.query_one(PromptLine).prompt(self.prompt_text(self.view))
 

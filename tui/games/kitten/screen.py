@@ -479,7 +479,8 @@ class KittenTable(TableScreen[KittenView]):
         *(Binding(str(n), f"pick({n})", "thing", show=False) for n in range(1, len(THINGS) + 1)),
         Binding("enter", "send_bid", "bid!"),
         Binding("enter", "send_fish", "fish!"),
-        Binding("escape", "cancel", "cancel"),
+        Binding("x", "cancel", "cancel"),
+        Binding("escape", "cancel", "cancel", show=False),
         Binding("v", "show_reveal", "reveal"),
         Binding("r", "rules", "rules"),
         Binding("q", "leave", "quit"),
@@ -952,7 +953,7 @@ class KittenTable(TableScreen[KittenView]):
         if self.mode == "bid":
             head = Text("Your bid: ", style="bold")
             head.append(f" {thing_words(self.thing, self.count)} ", style=look("chosen"))
-            # Short, to fit 80 columns: the prompt and the footer say enter and esc.
+            # Short, to fit 80 columns: the prompt and the footer say enter and x.
             head.append("   ↑↓ count · ←→/1-6 thing", style=look("muted"))
         else:
             target = name_of(view, self.target)
@@ -1000,9 +1001,9 @@ class KittenTable(TableScreen[KittenView]):
         if view["turn"] != seat:
             return f"{capital(turn)} to play..."
         if self.mode == "bid":
-            return f"Bid {thing_words(self.thing, self.count)}? enter bids, esc cancels"
+            return f"Bid {thing_words(self.thing, self.count)}? enter bids, x cancels"
         if self.mode == "fish":
-            return "Go Fish: pick a player and a thing, enter plays the card"
+            return "Go Fish: pick a player and a thing, enter plays the card, x cancels"
         bid = view["bid"]
         if bid is None:
             return "You open the round: b bids (any count of one accessory or colour)"
