@@ -498,7 +498,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         if self.stalled():
             return (
                 f"Nobody wants {card_label(top)}? Grab it (1 or 2), or c c calls the end"
-                " if you think you are ahead"
+                " if you are ahead"
             )
         return f"Grab {card_label(top)}: 1 into pile 1, 2 into pile 2 · c c calls the end"
 
