@@ -211,6 +211,23 @@ async def test_black_cat_takes_back_a_call_with_a_plain_key_for_phone_keyboards(
         assert app.actions == []
 
 
+def test_every_game_s_results_name_the_plain_key_back_to_the_table() -> None:
+    """The results said "Escape: back to the table" at Black Cat and Kitten Me!: their
+    plain key is ``t``, as at the other games."""
+    from engine import registry
+    from tests.contract import play, players_for
+    from tui.games import screen_class
+
+    for game in registry.names():
+        engine = registry.get(game)
+        playout = play(engine, players_for(max(engine.min_players, 2)), 3)
+        view = engine.view(playout.steps[-1].state if playout.steps else playout.first, 0)
+        lines = screen_class(game)().results_lines(view)
+        back = [line for line in lines if "back to the table" in line]
+        assert all(line.startswith("t (or Escape): ") for line in back), (game, back)
+        assert back or game not in ("blackcat", "kitten")
+
+
 # Screens that are not games, driven with plain keys only -------------------------------
 
 

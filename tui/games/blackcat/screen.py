@@ -592,5 +592,5 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         contests = self.contest_lines("card")
         if contests:
             lines += ["", *contests]
-        lines += ["", "Escape: back to the table (e explains every pile)."]
+        lines += ["", "t (or Escape): back to the table (e explains every pile)."]
         return lines
