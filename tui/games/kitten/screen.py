@@ -36,6 +36,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Digits, Footer, Static
 
 from engine.games.kitten.cards import (
+    ACCESSORY_NAMES,
     CANT_SEE_ME,
     DOUBLE_TROUBLE,
     DRAW_3,
@@ -90,12 +91,15 @@ TIMES = "\u00d7"
 SPECIAL_KEYS: Mapping[str, str] = {SKIP: "s", DRAW_3: "d", GO_FISH: "g"}
 """The key that plays each special card (shown in the card's top border)."""
 
-CARD_INNER = 5
+CARD_INNER = 7
+"""A card's face is as wide as its longest word (``Bow Tie``, ``Glasses``, ``TROUBLE``):
+every card says what it shows in whole words (issue 36, item 2)."""
 CARD_WIDTH = CARD_INNER + 2
 CARD_HEIGHT = 5
 CARD_GAP = 1
+"""Between cards side by side; none when only that lets a hand of five fit 80 columns."""
 
-ACCESSORY_LABELS: Mapping[str, str] = {"hat": "Hat", "bowtie": "Bow", "glasses": "Glass"}
+ACCESSORY_LABELS: Mapping[str, str] = ACCESSORY_NAMES
 COLOUR_LABELS: Mapping[str, str] = {"blue": "Blue", "red": "Red", "green": "Green"}
 SPECIAL_FACES: Mapping[str, tuple[str, str, str]] = {
     SKIP: ("", "SKIP", ""),
@@ -103,15 +107,7 @@ SPECIAL_FACES: Mapping[str, tuple[str, str, str]] = {
     GO_FISH: ("GO", "FISH", ""),
     CANT_SEE_ME: ("CAN'T", "SEE", "ME"),
     HANG_IN_THERE: ("HANG", "IN", "THERE"),
-    DOUBLE_TROUBLE: ("DBL", "TROU-", "BLE"),
-}
-THING_SHORT: Mapping[str, str] = {
-    "hat": "hat",
-    "bowtie": "bow",
-    "glasses": "gls",
-    "blue": "blu",
-    "red": "red",
-    "green": "grn",
+    DOUBLE_TROUBLE: ("DOUBLE", "TROUBLE", ""),
 }
 
 
@@ -282,7 +278,7 @@ def card_lines(code: str, look: Look = PLAIN, *, key: str = "", dim: bool = Fals
 
 
 def chip_label(code: str) -> str:
-    """A card in a few letters: ``Red Hat``, ``Blue Bowx2``, ``Wildx3``, ``Go Fish``."""
+    """A card on one line: ``Red Hat``, ``Blue Bow Tiex2``, ``Wildx3``, ``Go Fish``."""
     card = parse(code)
     if card is None:
         return code
@@ -309,7 +305,8 @@ def hand_text(
     """
     if not cards:
         return Text("(no cards)", style=look("muted"))
-    if len(cards) * (CARD_WIDTH + CARD_GAP) - CARD_GAP <= width:
+    gap = card_gap(len(cards), width)
+    if gap is not None:
         drawn = [card_lines(code, look, key=keys.get(code, "")) for code in cards]
         out = Text()
         for row in range(CARD_HEIGHT):
@@ -317,10 +314,20 @@ def hand_text(
                 out.append("\n")
             for position, lines in enumerate(drawn):
                 if position:
-                    out.append(" " * CARD_GAP)
+                    out.append(" " * gap)
                 out.append_text(lines[row])
         return out
     return wrap_chips([chip(code, look) for code in cards], width)
+
+
+def card_gap(count: int, width: int) -> int | None:
+    """The gap between ``count`` cards side by side in ``width`` cells: :data:`CARD_GAP`, or
+    none when only that fits (five cards in the board's 48 columns at 80x24); ``None``: they
+    do not fit."""
+    for gap in (CARD_GAP, 0):
+        if count * (CARD_WIDTH + gap) - gap <= width:
+            return gap
+    return None
 
 
 # The reveal ----------------------------------------------------------------------------
@@ -358,7 +365,7 @@ def reveal_body(
     room = max(12, width - NAME_WIDTH - adds_width - 4)
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
     table.add_column("Player", no_wrap=True, width=NAME_WIDTH)
-    table.add_column(f"Cards (counting {plural} in colour)", no_wrap=True, width=room)
+    table.add_column("Cards", no_wrap=True, width=room)
     table.add_column(plural.capitalize(), justify="right", no_wrap=True, width=adds_width)
     for hand, words in zip(reveal["hands"], adds, strict=True):
         seat = hand["seat"]
@@ -398,7 +405,18 @@ def reveal_body(
         lines.append(
             f"\n{capital(name_of(view, nxt))} deal{'' if nxt == view['seat'] else 's'} next."
         )
-    return Group(table, lines)
+    return Group(Text(coloured_words(reveal), style=look("muted")), table, lines)
+
+
+def coloured_words(reveal: RevealView) -> str:
+    """What the reveal's colours mean, in words: the cards drawn in colour are those that
+    count for the bid's thing (a Wild counts as every accessory and colour; the specials
+    that change a count too), the grey ones add nothing to it."""
+    plural = THING_WORDS[reveal["bid"]["thing"]][1]
+    cards = [code for hand in reveal["hands"] for code in hand["cards"]] + [reveal["flipped"]]
+    specials = any(code in (CANT_SEE_ME, DOUBLE_TROUBLE, HANG_IN_THERE) for code in cards)
+    also = " or are special cards at work" if specials else ""
+    return f"Cards in colour count as {plural}{also}; grey cards add nothing."
 
 
 class RevealScreen(ModalScreen[None]):
@@ -525,6 +543,19 @@ class KittenTable(TableScreen[KittenView]):
 
     def on_mount(self) -> None:
         self.query_one(Footer).compact = True
+
+    def on_resize(self, _: events.Resize) -> None:
+        """The screen's size changed (at 48 columns the phone's layout comes after the first
+        view): the panels drawn to their width (the hand, the bids) are drawn again once laid
+        out, at their new width; a hand of cards was left as narrow chips."""
+        self.call_after_refresh(self._redraw_widths)
+
+    def _redraw_widths(self) -> None:
+        view = self.view
+        if view is None or not self.is_attached:
+            return
+        self._show_hand(view)
+        self._show_history(view)
 
     # Legal moves -----------------------------------------------------------------------
 
@@ -658,11 +689,7 @@ class KittenTable(TableScreen[KittenView]):
             lambda: self._title(view),
         )
         self._show_bid(view)
-        history = self.query_one("#history", Panel)
-        history.draw(
-            (view["bids"], view["played"], players, seat, history.content_region.width),
-            lambda: self._history(view),
-        )
+        self._show_history(view)
         self.query_one("#last-call", Panel).draw(
             (view["last_reveal"], players, seat), lambda: self._last_call(view)
         )
@@ -677,6 +704,7 @@ class KittenTable(TableScreen[KittenView]):
                 view["deal_sizes"],
                 view["dealer"],
                 None if view["bid"] is None else view["bid"]["seat"],
+                view["phase"],
             ),
             lambda: self._players(view),
         )
@@ -689,6 +717,19 @@ class KittenTable(TableScreen[KittenView]):
         self._follow_bindings()  # the footer offers what is legal now
         self._maybe_reveal(view)
         self._first = False
+
+    def _show_history(self, view: KittenView) -> None:
+        history = self.query_one("#history", Panel)
+        history.draw(
+            (
+                view["bids"],
+                view["played"],
+                view["players"],
+                view["seat"],
+                history.content_region.width,
+            ),
+            lambda: self._history(view),
+        )
 
     def _last_call(self, view: KittenView) -> Text:
         last = view["last_reveal"]
@@ -885,24 +926,31 @@ class KittenTable(TableScreen[KittenView]):
         return text
 
     def _hand_note(self, hand: Sequence[str]) -> Text:
+        """What your hand adds to each thing, in whole words: the accessories on one line,
+        the colours under them (``hats 2 · bow ties 3 · glasses 1`` / ``blue 3 · ...``)."""
         look = self.look
         counts = own_counts(hand)
         line = Text("You add: ", style="bold")
         if CANT_SEE_ME in hand:
             line.append("nothing (Can't See Me hides your hand)", style=look("muted"))
-        else:
-            if DOUBLE_TROUBLE in hand:
-                line = Text(f"You add ({TIMES}{2 ** hand.count(DOUBLE_TROUBLE)}): ", style="bold")
-            for position, thing in enumerate(THINGS):
-                if position:
-                    line.append(" · " if position == 3 else " ")
-                style = Style(bold=True) if counts[thing] else look("muted")
-                line.append(f"{THING_SHORT[thing]} {counts[thing]}", style=style)
+            return line
+        if DOUBLE_TROUBLE in hand:
+            line = Text(f"You add ({TIMES}{2 ** hand.count(DOUBLE_TROUBLE)}): ", style="bold")
+        indent = len(line)
+        for position, thing in enumerate(THINGS):
+            if position == 3:
+                line.append("\n" + " " * indent)
+            elif position:
+                line.append(" · ", style=look("muted"))
+            style = Style(bold=True) if counts[thing] else look("muted")
+            line.append(f"{THING_WORDS[thing][1]} {counts[thing]}", style=style)
         return line
 
     def _players(self, view: KittenView) -> Text:
+        """A line per player: cards in hand now and dealt this round, ``bid`` by the standing
+        bid's maker, ``*`` by you; then who deals, in words (no one-letter marks)."""
         look = self.look
-        out = Text("  Player      hand deal", style=look("muted"))
+        out = Text("  Player    cards dealt", style=look("muted"))
         bid = view["bid"]
         for seat, name in enumerate(view["players"]):
             out.append("\n")
@@ -917,11 +965,13 @@ class KittenTable(TableScreen[KittenView]):
                 continue
             hand = view["hand_counts"][seat] if seat < len(view["hand_counts"]) else 0
             deal = view["deal_sizes"][seat] if seat < len(view["deal_sizes"]) else 0
-            out.append(f"{hand:>5}{deal:>5}")
-            if seat == view["dealer"]:
-                out.append(" D", style=look("key"))
+            out.append(f"{hand:>5}{deal:>6}")
             if bid is not None and bid["seat"] == seat:
                 out.append(" bid", style=look("bid"))
+        dealer = view["dealer"]
+        if view["phase"] != "over":
+            deals = "deal" if dealer == view["seat"] else "deals"
+            out.append(f"\n{capital(name_of(view, dealer))} {deals} this round", style=look("key"))
         return out
 
     # The bars ----------------------------------------------------------------------------

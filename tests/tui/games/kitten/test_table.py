@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+import re
+from typing import Any, cast
 
 import pytest
 from rich.console import Console, RenderableType
@@ -13,7 +14,7 @@ from engine.games.kitten.cards import GO_FISH, SKIP, deck
 from engine.games.kitten.rules import CHALLENGE, GAME, PURRFECT, KittenView
 from tests.tui.harness import TableHarness
 from tui.games.kitten.coach import KittenCoach
-from tui.games.kitten.screen import KittenTable, RevealScreen
+from tui.games.kitten.screen import KittenTable, RevealScreen, chip_label, reveal_body
 from tui.screens.results import ResultsScreen
 from tui.widgets.log import GameLog
 from tui.widgets.prompt import PromptLine
@@ -293,6 +294,48 @@ async def test_the_log_shows_its_newest_line_after_the_round_box_closes(coached:
         await pilot.press("b")  # the bid bar opens under the log
         assert isinstance(table, KittenTable) and table.mode == "bid"
         await newest_line_shown(pilot, app)
+
+
+ABBREVIATIONS = re.compile(
+    r"\b(gls|blu|grn|DBL|TROU-|Glass)\b|\bbow\b(?! ties?)|\bBow\b(?! Tie)|\bD\b"
+)
+"""The codes the table used for things, cards and the dealer (``hat 1 bow 4 gls 1``)."""
+
+
+@pytest.mark.parametrize("size", [SIZE, (48, 44)], ids=["80x24", "48 columns"])
+async def test_things_cards_and_the_dealer_are_written_in_whole_words(
+    size: tuple[int, int],
+) -> None:
+    """Issue 36, item 2: what your hand adds read ``hat 2 bow 3 gls 1 · blu 3 red 2 grn 1``,
+    cards said ``Bow``, ``Glass`` and ``DBL TROU-BLE``, the dealer was a ``D``: now whole
+    words, the hand still drawn as cards, at 80 columns and on a phone's 48."""
+    ann = ["hat-red-1", "bowtie-blue-2", "glasses-red-1", "double-trouble", "go-fish"]
+    dan = [*DAN[:3], "skip", "hang-in-there"]
+    app = harness(kitten_view(DAN_BIDS, hands=[ann, BEA, CY, dan]))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        screen = "\n".join(drawn(app))
+        assert [found.group(0) for found in ABBREVIATIONS.finditer(screen)] == []
+        assert "You add (\u00d72): hats 2 · bow ties 4 · glasses 2" in screen
+        assert "blue 4 · red 4 · green 0" in screen
+        assert "Dan deals this round" in screen
+        hand = text_of(app.table.query_one("#hand"))
+        assert hand.count("╭") == 5  # five cards side by side, not one-line chips
+        for words in ("Bow Tie", "Glasses", "DOUBLE", "TROUBLE"):
+            assert words in hand, words
+    assert chip_label("bowtie-blue-2") == "Blue Bow Tie\u00d72"
+    assert chip_label("glasses-red-1") == "Red Glasses"
+
+
+def test_the_reveal_says_in_words_what_its_colours_mean() -> None:
+    """Issue 36, item 2: its column said "counting blue in colour": it says which cards count
+    for the bid's thing (those in colour) and that the grey ones add nothing."""
+    view = kitten_view([*DAN_BIDS, {"type": CHALLENGE}])
+    body = " ".join(plain(reveal_body(cast(KittenView, view), view["last_reveal"])).split())
+    words = "Cards in colour count as blue or are special cards at work; grey cards add nothing."
+    assert words in body
+    assert "in colour)" not in body
 
 
 async def test_ten_players_fit_80x24() -> None:
