@@ -10,11 +10,17 @@ counting).
 
 What may be done comes from ``view["legal"]``: the footer offers only the
 keys that are legal now, and a key that is not says why in the prompt line,
-in the engine's words. A bid is made in a small bar (``b``): up/down the
-count, starting at the lowest legal one, left/right or 1-6 the accessory or
-colour, enter bids. Go Fish (``g``) opens the same bar for a player and a
-thing. Each challenge or Purrfect opens the full reveal over the table until
-a key is pressed; ``v`` shows it again.
+in the engine's words. A bid is made in a small bar (``b``, or a digit, an
+arrow or a thing's letter): the count is typed (``1`` ``2`` for 12, Backspace
+corrects) or moved with up/down; it starts at the lowest legal bid when
+raising, and when opening a round near what the table can expect of the
+thing (your hand's count plus the deck's average for every card you cannot
+see: the coach's :func:`~tui.games.kitten.coach.expected`). Left/right or a
+thing's letter (``h`` hats, ``o`` bow ties, ``l`` glasses, ``u`` blue, ``e``
+red, ``n`` green) picks the accessory or colour, enter bids, ``x`` (or Esc)
+cancels. Go Fish (``g``) opens the same bar for a player and a thing. Each
+challenge or Purrfect opens the full reveal over the table until a key is
+pressed; ``v`` shows it again.
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ from engine.games.kitten.cards import (
 )
 from engine.games.kitten.rules import CALL_WORDS, CHALLENGE, PURRFECT, KittenView, RevealView
 from tui.coach import Coach
+from tui.games.kitten.coach import expected
 from tui.screens.table import TableScreen
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
@@ -467,7 +474,22 @@ GAME_KEYS: Mapping[str, tuple[str, str | None]] = {
 }
 """The keys that ask for one kind of move: refused with the reason when it is not legal now."""
 
-BAR_KEYS = ("up", "down", "left", "right", *(str(n) for n in range(1, len(THINGS) + 1)))
+THING_KEYS: Mapping[str, str] = {
+    "hat": "h",
+    "bowtie": "o",
+    "glasses": "l",
+    "blue": "u",
+    "red": "e",
+    "green": "n",
+}
+"""The letter that picks each thing in the bars: one of its name's that no other key of the
+table takes (b, c, p, s, d, g, v, r, q, t and x do; the digits type the count)."""
+KEY_THINGS: Mapping[str, str] = {key: thing for thing, key in THING_KEYS.items()}
+DIGITS = tuple(str(digit) for digit in range(10))
+
+BAR_KEYS = ("up", "down", "left", "right", *DIGITS, *KEY_THINGS)
+"""The keys of the bid bar: pressed with no bar open, they open it (a digit typed as the
+count, a letter picking its thing)."""
 
 
 class KittenTable(TableScreen[KittenView]):
@@ -488,13 +510,19 @@ class KittenTable(TableScreen[KittenView]):
         Binding("s", "special('skip')", "skip"),
         Binding("d", "special('draw-3')", "draw 3"),
         Binding("g", "fish", "go fish"),
-        Binding("up", "count(1)", "count", key_display="↑↓"),
-        Binding("down", "count(-1)", "count", show=False),
+        Binding("0", "digit(0)", "count", key_display="0-9"),
+        *(Binding(str(n), f"digit({n})", "count", show=False) for n in range(1, 10)),
+        Binding("backspace", "erase", "erase", key_display="⌫"),
+        Binding("up", "count(1)", "+1/-1", key_display="↑↓"),
+        Binding("down", "count(-1)", "+1/-1", show=False),
         Binding("up", "target(-1)", "player", key_display="↑↓"),
         Binding("down", "target(1)", "player", show=False),
         Binding("left", "thing(-1)", "thing", key_display="←→"),
         Binding("right", "thing(1)", "thing", show=False),
-        *(Binding(str(n), f"pick({n})", "thing", show=False) for n in range(1, len(THINGS) + 1)),
+        *(
+            Binding(key, f"pick({thing!r})", THING_WORDS[thing][1], show=False)
+            for thing, key in THING_KEYS.items()
+        ),
         Binding("enter", "send_bid", "bid!"),
         Binding("enter", "send_fish", "fish!"),
         Binding("x", "cancel", "cancel"),
@@ -511,6 +539,11 @@ class KittenTable(TableScreen[KittenView]):
         self.mode = ""
         """``bid`` or ``fish`` while that bar is open, else empty."""
         self.count = 1
+        self.typed: str | None = None
+        """The digits typed for the count since the bar opened (``None``: the count was
+        not typed, it is the bar's suggestion or moved by up/down, always legal)."""
+        self.suggested = False
+        """The count is the bar's suggestion, untouched: an opening bid's follows the thing."""
         self.thing = THINGS[0]
         self.target: int | None = None
         self._reveal_seen: int | None = None
@@ -641,7 +674,7 @@ class KittenTable(TableScreen[KittenView]):
             return card in hand and self.legal("play", card) and not self.mode
         if action == "fish":
             return GO_FISH in hand and self.legal("play", GO_FISH) and not self.mode
-        if action in ("count", "send_bid"):
+        if action in ("count", "send_bid", "digit", "erase"):
             return self.mode == "bid"
         if action in ("target", "send_fish"):
             return self.mode == "fish"
@@ -672,8 +705,10 @@ class KittenTable(TableScreen[KittenView]):
                     self.refused(self.why_not("bid"))
                 return
             self.open_bid()
-            if event.key.isdigit():
-                self.action_pick(int(event.key))
+            if event.key in DIGITS:
+                self.action_digit(int(event.key))
+            elif event.key in KEY_THINGS:
+                self.action_pick(KEY_THINGS[event.key])
 
     # Drawing ---------------------------------------------------------------------------
 
@@ -980,7 +1015,8 @@ class KittenTable(TableScreen[KittenView]):
         view = self.view
         if view is None:
             return
-        self.count = max(self.lowest_bid(), min(self.count, view["max_bid"]))
+        if self.typed is None:  # a typed count is shown as typed; enter says if it is too low
+            self.count = max(self.lowest_bid(), min(self.count, view["max_bid"]))
         targets = self.targets()
         if targets and self.target not in targets:
             self.target = targets[0]
@@ -992,44 +1028,83 @@ class KittenTable(TableScreen[KittenView]):
             bar.display = False
             return
         bar.draw(
-            (self.mode, self.thing, self.count, self.target, view["hand"], view["players"]),
+            (
+                self.mode,
+                self.thing,
+                self.count,
+                self.typed,
+                self.lowest_bid(),
+                self.target,
+                view["hand"],
+                view["players"],
+            ),
             lambda: self._bar_text(view),
         )
         bar.display = True
 
     def _bar_text(self, view: KittenView) -> Text:
+        """The bar: the bid (or the Go Fish) being made and its keys, then the things with
+        the letter that picks each."""
         look = self.look
-        counts = own_counts(view["hand"] or [])
         if self.mode == "bid":
             head = Text("Your bid: ", style="bold")
-            head.append(f" {thing_words(self.thing, self.count)} ", style=look("chosen"))
-            # Short, to fit 80 columns: the prompt and the footer say enter and x.
-            head.append("   ↑↓ count · ←→/1-6 thing", style=look("muted"))
+            head.append(f" {self.bid_words()} ", style=look("chosen"))
+            lowest = self.lowest_bid()
+            if self.count < lowest:
+                head.append(f"  a bid now is at least {lowest}", style=look("loss"))
+            else:
+                mine = count_hand(list(view["hand"] or []), self.thing).adds
+                likely = round(expected(view, self.thing))
+                head.append(f"  you hold {mine}, ~{likely} likely in all", style=look("muted"))
+            head.append(" · type 0-9 ⌫ or ↑↓", style=look("muted"))
         else:
             target = name_of(view, self.target)
             plural = THING_WORDS[self.thing][1]
             head = Text("Go Fish: ", style="bold")
             head.append(f" {capital(target)}, hand over your {plural} ", style=look("chosen"))
-            head.append("   ↑↓ player · ←→/1-6 thing", style=look("muted"))
-        things = Text()
-        for number, thing in enumerate(THINGS, start=1):
-            if number > 1:
-                things.append("  ")
-            words = f"{number} {THING_WORDS[thing][1]}"
-            if self.mode == "bid":
-                words += f" ({counts[thing]})"
-            things.append(words, style=look("chosen") if thing == self.thing else Style())
+            head.append("   ↑↓ player", style=look("muted"))
+        things = Text("thing: ←→ or ", style=look("muted"))
+        for number, thing in enumerate(THINGS):
+            if number:
+                things.append(" · ", style=look("muted"))
+            things.append(THING_KEYS[thing], style=look("key"))
+            chosen = look("chosen") if thing == self.thing else Style()
+            things.append(f" {THING_WORDS[thing][1]}", style=chosen)
         return head + Text("\n") + things
 
+    def bid_words(self) -> str:
+        """The bid in the bar: ``12 hats``; ``_ hats`` when every digit typed was erased."""
+        if self.typed == "":
+            return f"_ {THING_WORDS[self.thing][1]}"
+        return thing_words(self.thing, self.count)
+
     def open_bid(self) -> None:
+        """Open the bid bar on your best thing, its count the lowest legal bid when raising
+        and, when opening the round, what the table can likely be expected to hold of it."""
         view = self.view
         if view is None:
             return
         self.mode = "bid"
-        self.count = self.lowest_bid()
-        counts = own_counts(view["hand"] or [])
-        self.thing = max(THINGS, key=lambda thing: counts[thing])
+        if view["bid"] is None:
+            self.thing = max(THINGS, key=lambda thing: expected(view, thing))
+        else:
+            counts = own_counts(view["hand"] or [])
+            self.thing = max(THINGS, key=lambda thing: counts[thing])
+        self.typed = None
+        self.suggest()
         self._redraw()
+
+    def suggest(self) -> None:
+        """The bar's count for its thing: the lowest legal bid, or when opening the round,
+        the count a call would likely find (never outside the legal bids)."""
+        view = self.view
+        if view is None:
+            return
+        count = self.lowest_bid()
+        if view["bid"] is None:
+            count = max(count, min(view["max_bid"], round(expected(view, self.thing))))
+        self.count = count
+        self.suggested = True
 
     def _redraw(self) -> None:
         self._clamp()
@@ -1051,12 +1126,14 @@ class KittenTable(TableScreen[KittenView]):
         if view["turn"] != seat:
             return f"{capital(turn)} to play..."
         if self.mode == "bid":
-            return f"Bid {thing_words(self.thing, self.count)}? enter bids, x cancels"
+            if self.count < self.lowest_bid():
+                return f"Type a count of at least {self.lowest_bid()} · x cancels"
+            return f"Bid {self.bid_words()}? enter bids, x cancels"
         if self.mode == "fish":
             return "Go Fish: pick a player and a thing, enter plays the card, x cancels"
         bid = view["bid"]
         if bid is None:
-            return "You open the round: b bids (any count of one accessory or colour)"
+            return "You open the round: b bids, or type the count (of one accessory or colour)"
         if view["must_bid"]:
             return "Your own bid came back to you: make a new bid (b)"
         more = ["b bids", "c: You Gotta Be Kitten Me!"]
@@ -1071,6 +1148,32 @@ class KittenTable(TableScreen[KittenView]):
 
     def action_count(self, delta: int) -> None:
         self.count += delta
+        self.typed = None  # clamped to the legal bids again
+        self.suggested = False
+        self._redraw()
+
+    def action_digit(self, digit: int) -> None:
+        """Type the count: each digit goes after those typed (``1`` ``2``: 12); the first
+        replaces the suggested count, and one that would pass the highest bid starts anew."""
+        view = self.view
+        if view is None or self.mode != "bid":
+            return
+        typed = ((self.typed or "") + str(digit)).lstrip("0")
+        if typed and int(typed) > view["max_bid"]:
+            typed = str(digit).lstrip("0")
+        self.typed = typed
+        self.count = int(typed or 0)
+        self.suggested = False
+        self._redraw()
+
+    def action_erase(self) -> None:
+        """Backspace: the count's last digit goes (of the shown count, if none was typed)."""
+        if self.mode != "bid":
+            return
+        shown = str(self.count) if self.typed is None else self.typed
+        self.typed = shown[:-1]
+        self.count = int(self.typed or 0)
+        self.suggested = False
         self._redraw()
 
     def action_target(self, delta: int) -> None:
@@ -1081,12 +1184,14 @@ class KittenTable(TableScreen[KittenView]):
         self._redraw()
 
     def action_thing(self, delta: int) -> None:
-        self.thing = THINGS[(THINGS.index(self.thing) + delta) % len(THINGS)]
-        self._redraw()
+        self.action_pick(THINGS[(THINGS.index(self.thing) + delta) % len(THINGS)])
 
-    def action_pick(self, number: int) -> None:
-        if 1 <= number <= len(THINGS):
-            self.thing = THINGS[number - 1]
+    def action_pick(self, thing: str) -> None:
+        """Bid on (or fish for) ``thing``; an untouched opening count follows it."""
+        if thing in THINGS:
+            self.thing = thing
+            if self.mode == "bid" and self.suggested:
+                self.suggest()
         self._redraw()
 
     def action_cancel(self) -> None:
@@ -1094,7 +1199,16 @@ class KittenTable(TableScreen[KittenView]):
         self._redraw()
 
     def action_send_bid(self) -> None:
-        self._send({"type": "bid", "count": self.count, "thing": self.thing})
+        view = self.view
+        lowest, action = (
+            self.lowest_bid(),
+            {"type": "bid", "count": self.count, "thing": self.thing},
+        )
+        if view is not None and action not in view["legal"] and self.legal("bid"):
+            typed = "nothing" if self.typed == "" else str(self.count)
+            self.refused(f"A bid now is {lowest} to {view['max_bid']}: you typed {typed}")
+            return
+        self._send(action)
 
     def action_send_fish(self) -> None:
         self._send({"type": "play", "card": GO_FISH, "target": self.target, "thing": self.thing})

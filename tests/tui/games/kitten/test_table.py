@@ -10,11 +10,12 @@ import pytest
 from rich.console import Console, RenderableType
 
 from engine.bots import make_bot
-from engine.games.kitten.cards import GO_FISH, SKIP, deck
+from engine.games.kitten.cards import GO_FISH, SKIP, THINGS, deck
 from engine.games.kitten.rules import CHALLENGE, GAME, PURRFECT, KittenView
 from tests.tui.harness import TableHarness
-from tui.games.kitten.coach import KittenCoach
+from tui.games.kitten.coach import KittenCoach, expected
 from tui.games.kitten.screen import KittenTable, RevealScreen, chip_label, reveal_body
+from tui.screens.keys import key_lines
 from tui.screens.results import ResultsScreen
 from tui.widgets.log import GameLog
 from tui.widgets.prompt import PromptLine
@@ -127,23 +128,105 @@ async def test_a_bid_by_keys_starts_at_the_lowest_legal_count_and_sends_the_bid(
         assert table.count == 5
         await pilot.press("down", "down", "down")
         assert table.count == 4  # never below the lowest legal bid
-        await pilot.press("right", "5")
+        await pilot.press("right", "e")
         assert table.thing == "red"
         await pilot.press("enter")
         assert app.actions == [{"type": "bid", "count": 4, "thing": "red"}]
         assert table.mode == ""
 
 
-async def test_a_number_key_opens_the_bar_on_that_thing_and_escape_closes_it() -> None:
+async def test_a_thing_s_letter_opens_the_bar_on_that_thing_and_escape_closes_it() -> None:
     app = harness(kitten_view(DAN_BIDS))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("4")
+        await pilot.press("u")
         assert app.table.query_one("#bar").display
         assert "4 blue" in text_of(app.table.query_one("#bar"))
         await pilot.press("escape")
         assert not app.table.query_one("#bar").display
         await pilot.press("up", "left", "enter")
         assert app.actions == [{"type": "bid", "count": 4, "thing": "hat"}]
+
+
+def opening_view() -> dict[str, Any]:
+    """Dan's view as he deals and opens round 1 (no bid yet)."""
+    return kitten_view(seat=3)
+
+
+async def test_an_opening_bid_starts_near_the_likely_count_and_the_count_is_typed() -> None:
+    """Issue 36, item 1: an opening bid started at 1 (eight presses of up to open at 9) and
+    the digits picked the thing. The bar opens on the thing the table can most expect, at
+    the count a call would likely find; digits type the count, Backspace corrects, and a
+    letter picks the thing."""
+    view = opening_view()
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert isinstance(table, KittenTable)
+        assert "type the count" in prompt(app)
+        await pilot.press("b")
+        best = max(THINGS, key=lambda thing: expected(cast(KittenView, view), thing))
+        likely = round(expected(cast(KittenView, view), best))
+        assert likely > 1 and (table.thing, table.count) == (best, likely)
+        assert f"~{likely} likely in all" in text_of(table.query_one("#bar"))
+        await pilot.press("h")  # untouched, the count follows the thing
+        assert table.count == round(expected(cast(KittenView, view), "hat"))
+        await pilot.press("1", "2")
+        assert table.count == 12 and "12 hats" in text_of(table.query_one("#bar"))
+        await pilot.press("backspace")
+        assert table.count == 1 and "1 hat " in text_of(table.query_one("#bar"))
+        await pilot.press("backspace", "enter")
+        assert app.actions == [] and "you typed nothing" in prompt(app)
+        await pilot.press("9", "l")  # typed, the count stays when the thing changes
+        assert (table.thing, table.count) == ("glasses", 9)
+        await pilot.press("enter")
+        assert app.actions == [{"type": "bid", "count": 9, "thing": "glasses"}]
+
+
+async def test_a_typed_raise_below_the_lowest_bid_is_refused_with_the_range() -> None:
+    app = harness(kitten_view(DAN_BIDS))  # Dan's 3 blue: 4 is the lowest raise
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert isinstance(table, KittenTable)
+        await pilot.press("7")  # a digit opens the bar with the count typed
+        assert (table.mode, table.count) == ("bid", 7)
+        await pilot.press("backspace", "2")
+        assert "a bid now is at least 4" in text_of(table.query_one("#bar"))
+        await pilot.press("enter")
+        assert app.actions == [] and "A bid now is 4 to 40: you typed 2" in prompt(app)
+        await pilot.press("5", "9")  # 259 is past the highest bid (40): the 9 starts anew
+        assert table.count == 9
+        await pilot.press("up")  # the arrows move a typed count too
+        assert table.count == 10
+        await pilot.press("enter")
+        assert app.actions == [{"type": "bid", "count": 10, "thing": "bowtie"}]
+
+
+async def test_the_bid_bar_s_keys_are_in_its_footer_its_key_list_and_the_bar() -> None:
+    app = harness(kitten_view(DAN_BIDS))
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        await pilot.press("b")
+        footer = {
+            active.binding.key_display or active.binding.key: active.binding.description
+            for active in table.active_bindings.values()
+            if active.binding.show and active.enabled
+        }
+        assert footer["0-9"] == "count" and footer["⌫"] == "erase" and footer["←→"] == "thing"
+        assert "bid!" in footer.values() and "cancel" in footer.values()
+        lines = {line.label: line.description for line in key_lines(table)}
+        assert lines["0-9"] == "count"
+        for key, words in (("h", "hats"), ("o", "bow ties"), ("l", "glasses"), ("n", "green")):
+            assert lines[key] == words
+            assert f"{key} {words}" in text_of(table.query_one("#bar"))
+
+
+async def test_letters_typed_into_the_chat_do_not_open_the_bid_bar() -> None:
+    app = harness(kitten_view(DAN_BIDS))
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert isinstance(table, KittenTable)
+        await pilot.press("t", *"hello 12", "enter")
+        assert table.mode == "" and app.actions == []
 
 
 async def test_c_challenges_the_standing_bid() -> None:
@@ -166,7 +249,7 @@ async def test_special_cards_from_the_hand_skip_and_go_fish_with_its_player_and_
         assert app.actions == [{"type": "play", "card": SKIP}]
         await pilot.press("g")
         assert "Go Fish" in text_of(app.table.query_one("#bar"))
-        await pilot.press("down", "5", "enter")
+        await pilot.press("down", "e", "enter")
         assert app.actions[-1] == {"type": "play", "card": GO_FISH, "target": 2, "thing": "red"}
 
 
