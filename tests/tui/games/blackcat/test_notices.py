@@ -51,6 +51,16 @@ def shown_in(app: TableHarness, widget: Widget) -> str:
     return flat(" ".join(row[region.x : region.right] for row in rows[region.y : region.bottom]))
 
 
+async def shown_whole(pilot: Any, app: TableHarness, widget: Widget, text: str) -> bool:
+    """Whether ``text`` is on screen whole in ``widget`` (waiting, a while under load, for
+    the layout a wrapped line asks for)."""
+    for _ in range(20):
+        await pilot.pause()
+        if flat(text) in shown_in(app, widget):
+            return True
+    return False
+
+
 def host_refusals() -> list[str]:
     """The engine's words for each Black Cat move it refuses."""
     game = blackcat.GAME
@@ -112,8 +122,7 @@ async def test_every_prompt_is_read_whole_at_80x24() -> None:
         cut = []
         for text in texts:
             prompt.prompt(text)
-            await pilot.pause()
-            if flat(text) not in shown_in(app, prompt):
+            if not await shown_whole(pilot, app, prompt, text):
                 cut.append(text)
         assert cut == [], "prompts cut at 80x24"
 
@@ -142,8 +151,7 @@ async def test_every_refusal_is_read_whole_at_80x24() -> None:
         cut = []
         for reason in reasons:
             table.refused(reason)
-            await pilot.pause()
-            if flat(f"! {reason}") not in shown_in(app, prompt):
+            if not await shown_whole(pilot, app, prompt, f"! {reason}"):
                 cut.append(reason)
         assert cut == [], "refusals cut at 80x24"
         board = table.query_one("#others")
@@ -177,12 +185,10 @@ async def test_who_got_the_last_card_and_who_called_are_read_whole_at_80x24() ->
             for award in awards():
                 table.history.awards = [award]
                 table.show(cast(BlackCatView, view_of(called_by=called_by)))
-                await pilot.pause()
-                names = table.view["players"] if table.view else PLAYERS
-                shown = shown_in(app, info)
-                headline = table.history.headline(award, names, 0)
-                if flat(headline) not in shown:
+                headline = table.history.headline(award, PLAYERS, 0)
+                if not await shown_whole(pilot, app, info, headline):
                     cut.append(headline)
+                shown = shown_in(app, info)
                 if award.ruling is not None and "w: why" not in shown:
                     cut.append(f"w: why after {headline}")
                 if called_by is not None and "Bartholomew called: “Black cat" not in shown:

@@ -349,12 +349,14 @@ def log_rows(app: TableHarness) -> list[str]:
 
 
 async def newest_line_shown(pilot: Any, app: TableHarness) -> None:
-    """The log's newest row is on screen (pauses until the layout settles)."""
-    await pilot.pause()
-    await pilot.pause()
+    """The log's newest row is on screen (waiting, a while under load, for the layout)."""
     log = app.table.query_one(GameLog)
-    newest = log.lines[-1].text.rstrip()
-    assert newest and newest in log_rows(app), (newest, log_rows(app))
+    for _ in range(50):
+        await pilot.pause()
+        newest = log.lines[-1].text.rstrip()
+        if newest and newest in log_rows(app):
+            return
+    raise AssertionError(f"the newest line {newest!r} is not in the log: {log_rows(app)}")
 
 
 @pytest.mark.parametrize("coached", [False, True], ids=["plain", "coached"])
