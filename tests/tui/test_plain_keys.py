@@ -51,12 +51,8 @@ NO_PLAIN_KEY: dict[tuple[str, str], str] = {
     ("ReplayScreen", "close_jump"): "Enter on the empty move box closes it",
     ("ReplayScreen", "go"): "home/end: g then a number goes to any move (0 the first)",
     ("RevealScreen", "close"): "any key closes it (its on_key), as its hint says",
-    ("BlackCatTable", "cancel"): "Esc takes back the first c of c c; nothing is sent until the "
-    "second c, and the next grab (1 or 2) drops it too",
     ("CatchyTable", "cancel"): "Esc takes the highlight off the course after s; 1-3 swap with "
     "or without it",
-    ("KittenTable", "cancel"): "Esc closes the bid bar unsent; another move's key (c, p, s, d, "
-    "g) closes it too",
 }
 """(class, action) -> why that action needs no plain key of its own: a plain way that is not
 a binding, or nothing lost without it. ``*`` is any class."""
@@ -146,6 +142,90 @@ def test_the_plain_key_test_knows_a_phone_keyboard() -> None:
         assert is_plain(key), key
     for key in ("ctrl+p", "f4", "escape", "tab", "home", "shift+tab"):
         assert not is_plain(key), key
+
+
+# The games' ways back, with a plain key -------------------------------------------------
+
+
+def footer_offers(screen: Any) -> dict[str, str]:
+    """What the screen's footer offers now (shown and usable): key -> action."""
+    return {
+        active.binding.key: action_name(active.binding.action)
+        for active in screen.active_bindings.values()
+        if active.binding.show and active.enabled
+    }
+
+
+def key_list_keys(screen: Any, action: str) -> list[str]:
+    """The keys the ``?`` list names for ``action`` on ``screen``."""
+    from tui.screens.keys import key_lines
+
+    return [key for line in key_lines(screen) if line.action == action for key in line.keys]
+
+
+async def test_kitten_me_closes_its_bars_with_a_plain_key_for_phone_keyboards() -> None:
+    """Issue 36, item 3: the bid bar and the Go Fish bar closed only with Esc (slow over SSH,
+    missing on a phone): ``x`` closes them, and the footer, the prompt and ``?`` say so."""
+    from tests.tui.games.kitten.test_table import DAN_BIDS, kitten_view
+    from tests.tui.harness import TableHarness
+    from tui.games.kitten.screen import KittenTable
+    from tui.widgets.prompt import PromptLine
+
+    app = TableHarness(kitten_view(DAN_BIDS), presence=[], screen=KittenTable)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert isinstance(table, KittenTable)
+        assert "x" not in footer_offers(table)  # no bar open: nothing to cancel
+        for opens in ("b", "g"):
+            await pilot.press(opens)
+            assert table.mode and footer_offers(table).get("x") == "cancel"
+            assert "x cancels" in str(table.query_one(PromptLine).render())
+            assert key_list_keys(table, "cancel")[0] == "x"
+            await pilot.press("x")
+            assert table.mode == "" and "x" not in footer_offers(table)
+        assert app.actions == []
+
+
+async def test_black_cat_takes_back_a_call_with_a_plain_key_for_phone_keyboards() -> None:
+    """Issue 36, item 3: the first ``c`` of ``c c`` was taken back only with Esc: ``x`` does
+    it, offered in the footer, the prompt and ``?`` while a call waits for its second ``c``."""
+    from tests.tui.harness import TableHarness, blackcat_view
+    from tui.games.blackcat.screen import BlackCatTable
+    from tui.widgets.prompt import PromptLine
+
+    app = TableHarness(blackcat_view([(0, 0), (1, 0)]), presence=[], screen=BlackCatTable)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert isinstance(table, BlackCatTable)
+        offered = [footer_offers(table).get("x")]
+        await pilot.press("c")
+        calling = [table.calling]
+        offered.append(footer_offers(table).get("x"))
+        assert "x not to" in str(table.query_one(PromptLine).render())
+        assert key_list_keys(table, "cancel")[0] == "x"
+        await pilot.press("x")
+        calling.append(table.calling)
+        offered.append(footer_offers(table).get("x"))
+        assert calling == [True, False] and offered == [None, "cancel", None]
+        await pilot.press("c")  # a first c again, not the second
+        assert app.actions == []
+
+
+def test_every_game_s_results_name_the_plain_key_back_to_the_table() -> None:
+    """The results said "Escape: back to the table" at Black Cat and Kitten Me!: their
+    plain key is ``t``, as at the other games."""
+    from engine import registry
+    from tests.contract import play, players_for
+    from tui.games import screen_class
+
+    for game in registry.names():
+        engine = registry.get(game)
+        playout = play(engine, players_for(max(engine.min_players, 2)), 3)
+        view = engine.view(playout.steps[-1].state if playout.steps else playout.first, 0)
+        lines = screen_class(game)().results_lines(view)
+        back = [line for line in lines if "back to the table" in line]
+        assert all(line.startswith("t (or Escape): ") for line in back), (game, back)
+        assert back or game not in ("blackcat", "kitten")
 
 
 # Screens that are not games, driven with plain keys only -------------------------------

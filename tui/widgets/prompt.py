@@ -12,7 +12,10 @@ from tui.widgets.look import component_style
 
 
 class PromptLine(TextLines):
-    """One line. An error (``! You must follow red``) stays until the next prompt replaces it."""
+    """One line. An error (``! You must follow red``) stays until the next prompt replaces it.
+
+    A table whose stylesheet gives it ``height: auto`` (Black Cat's) lets a long text wrap
+    onto more rows rather than be cut at the screen's edge."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"prompt--error"}
 
@@ -32,6 +35,24 @@ class PromptLine(TextLines):
     def refuse(self, reason: str) -> None:
         """Show ``reason`` as an error (bold, marked with ``!`` so it reads without colour)."""
         self.error = reason
+
+    def watch_text(self) -> None:
+        self._fit()
+
+    def watch_error(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """At ``height: auto``, lay the screen out again when the text needs another number
+        of rows (only then: a layout at every prompt would cost every view); a line of a
+        fixed height never."""
+        height = self.styles.height
+        width = self.size.width
+        if height is None or not height.is_auto or not width or not self.is_attached:
+            return
+        rows = len(self.render().wrap(self.app.console, width))
+        if rows != self.size.height:
+            self.refresh(layout=True)
 
     def render(self) -> Text:
         if self.error:

@@ -284,16 +284,16 @@ class BlackCat(Game[BlackCatState]):
         stall = int(state.options["stall"])
         if stall <= 0 or state.stalled:
             return
+        # Short: a table shows it on one line of 80 columns.
         if state.shown_at is None:
             raise TooEarlyToCall(
-                f"Too early to call: the first card has just turned up; a call is allowed once "
-                f"a card has lain untaken for {stall} s"
+                f"Too early to call: the first card just turned up; a call needs {stall} s untaken"
             )
         waited = now - state.shown_at
         top = card_label(state.top) if state.top else "the top card"
         raise TooEarlyToCall(
-            f"Too early to call: {top} has lain untaken for {max(waited, 0):.0f} s; "
-            f"the game has stalled (and a call is allowed) after {stall} s"
+            f"Too early to call: {top} has lain untaken for {max(waited, 0):.0f} s;"
+            f" a call needs {stall} s"
         )
 
     def deadline(self, state: BlackCatState) -> float | None:

@@ -204,6 +204,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         Binding("right", "grab(1)", "pile 2", show=False),
         Binding("c", "call", "call end"),
         Binding("e", "explain", "scores"),
+        Binding("x", "cancel", "cancel"),
         Binding("escape", "cancel", "cancel", show=False),
     ]
 
@@ -476,7 +477,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
                 return "Watching · w why the last card went where it did · q leaves"
             return "Watching · q leaves"
         if self.calling:
-            return "Call the end of the game? Press c again to call (escape: no)"
+            return "Call the end of the game? Press c again to call, x not to"
         pending = self.pending_claim
         if pending is not None and top is not None:
             return (
@@ -499,7 +500,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         if self.stalled():
             return (
                 f"Nobody wants {card_label(top)}? Grab it (1 or 2), or c c calls the end"
-                " if you think you are ahead"
+                " if you are ahead"
             )
         return f"Grab {card_label(top)}: 1 into pile 1, 2 into pile 2 · c c calls the end"
 
@@ -507,8 +508,20 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
 
     PLAY_ACTIONS: ClassVar[frozenset[str]] = frozenset({"grab", "call", "cancel"})
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``x`` (or Esc) is offered only after a first ``c``: it takes that back."""
+        if action == "cancel" and not self.calling:
+            return False
+        return super().check_action(action, parameters)
+
+    def _calling(self, calling: bool) -> None:
+        """Between the two presses of ``c c`` (or not): the footer offers ``x`` then."""
+        if self.calling != calling:
+            self.calling = calling
+            self._follow_bindings()
+
     def action_grab(self, pile: int) -> None:
-        self.calling = False
+        self._calling(False)
         view = self.view
         if view is not None and view["seat"] is None:
             self._acted_now()
@@ -528,16 +541,16 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
             self.refused("The game is over")
             return
         if not self.calling:
-            self.calling = True
+            self._calling(True)
         else:
-            self.calling = False
+            self._calling(False)
             self.act({"type": "call"})
             self.notify(CALL_PHRASE, title="You call", timeout=4)
         self.query_one(PromptLine).prompt(self.prompt_text(view))
 
     def action_cancel(self) -> None:
         if self.calling:
-            self.calling = False
+            self._calling(False)
             if self.view is not None:
                 self.query_one(PromptLine).prompt(self.prompt_text(self.view))
 
@@ -581,5 +594,5 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         contests = self.contest_lines("card")
         if contests:
             lines += ["", *contests]
-        lines += ["", "Escape: back to the table (e explains every pile)."]
+        lines += ["", "t (or Escape): back to the table (e explains every pile)."]
         return lines

@@ -95,8 +95,8 @@ class KittenCoach(Coach[KittenView]):
     def opening(self, view: KittenView) -> list[str]:
         """The aim, then the keys of the bid bar (the panel has no room for them later)."""
         keys = (
-            "On your turn: b opens the bid bar (up/down the count, left/right or 1-6 the"
-            " thing, enter bids); c challenges the last bid."
+            "On your turn: b opens the bid bar (type the count or up/down, left/right or the"
+            " thing's letter, enter bids, x cancels); c challenges the last bid."
         )
         return [self.welcome, keys, "Press r at any time for the rules; q leaves."]
 

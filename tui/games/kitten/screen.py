@@ -10,11 +10,17 @@ counting).
 
 What may be done comes from ``view["legal"]``: the footer offers only the
 keys that are legal now, and a key that is not says why in the prompt line,
-in the engine's words. A bid is made in a small bar (``b``): up/down the
-count, starting at the lowest legal one, left/right or 1-6 the accessory or
-colour, enter bids. Go Fish (``g``) opens the same bar for a player and a
-thing. Each challenge or Purrfect opens the full reveal over the table until
-a key is pressed; ``v`` shows it again.
+in the engine's words. A bid is made in a small bar (``b``, or a digit, an
+arrow or a thing's letter): the count is typed (``1`` ``2`` for 12, Backspace
+corrects) or moved with up/down; it starts at the lowest legal bid when
+raising, and when opening a round near what the table can expect of the
+thing (your hand's count plus the deck's average for every card you cannot
+see: the coach's :func:`~tui.games.kitten.coach.expected`). Left/right or a
+thing's letter (``h`` hats, ``o`` bow ties, ``l`` glasses, ``u`` blue, ``e``
+red, ``n`` green) picks the accessory or colour, enter bids, ``x`` (or Esc)
+cancels. Go Fish (``g``) opens the same bar for a player and a thing. Each
+challenge or Purrfect opens the full reveal over the table until a key is
+pressed; ``v`` shows it again.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Digits, Footer, Static
 
 from engine.games.kitten.cards import (
+    ACCESSORY_NAMES,
     CANT_SEE_ME,
     DOUBLE_TROUBLE,
     DRAW_3,
@@ -55,6 +62,7 @@ from engine.games.kitten.cards import (
 )
 from engine.games.kitten.rules import CALL_WORDS, CHALLENGE, PURRFECT, KittenView, RevealView
 from tui.coach import Coach
+from tui.games.kitten.coach import expected
 from tui.screens.table import TableScreen
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
@@ -90,12 +98,15 @@ TIMES = "\u00d7"
 SPECIAL_KEYS: Mapping[str, str] = {SKIP: "s", DRAW_3: "d", GO_FISH: "g"}
 """The key that plays each special card (shown in the card's top border)."""
 
-CARD_INNER = 5
+CARD_INNER = 7
+"""A card's face is as wide as its longest word (``Bow Tie``, ``Glasses``, ``TROUBLE``):
+every card says what it shows in whole words (issue 36, item 2)."""
 CARD_WIDTH = CARD_INNER + 2
 CARD_HEIGHT = 5
 CARD_GAP = 1
+"""Between cards side by side; none when only that lets a hand of five fit 80 columns."""
 
-ACCESSORY_LABELS: Mapping[str, str] = {"hat": "Hat", "bowtie": "Bow", "glasses": "Glass"}
+ACCESSORY_LABELS: Mapping[str, str] = ACCESSORY_NAMES
 COLOUR_LABELS: Mapping[str, str] = {"blue": "Blue", "red": "Red", "green": "Green"}
 SPECIAL_FACES: Mapping[str, tuple[str, str, str]] = {
     SKIP: ("", "SKIP", ""),
@@ -103,15 +114,7 @@ SPECIAL_FACES: Mapping[str, tuple[str, str, str]] = {
     GO_FISH: ("GO", "FISH", ""),
     CANT_SEE_ME: ("CAN'T", "SEE", "ME"),
     HANG_IN_THERE: ("HANG", "IN", "THERE"),
-    DOUBLE_TROUBLE: ("DBL", "TROU-", "BLE"),
-}
-THING_SHORT: Mapping[str, str] = {
-    "hat": "hat",
-    "bowtie": "bow",
-    "glasses": "gls",
-    "blue": "blu",
-    "red": "red",
-    "green": "grn",
+    DOUBLE_TROUBLE: ("DOUBLE", "TROUBLE", ""),
 }
 
 
@@ -282,7 +285,7 @@ def card_lines(code: str, look: Look = PLAIN, *, key: str = "", dim: bool = Fals
 
 
 def chip_label(code: str) -> str:
-    """A card in a few letters: ``Red Hat``, ``Blue Bowx2``, ``Wildx3``, ``Go Fish``."""
+    """A card on one line: ``Red Hat``, ``Blue Bow Tiex2``, ``Wildx3``, ``Go Fish``."""
     card = parse(code)
     if card is None:
         return code
@@ -309,7 +312,8 @@ def hand_text(
     """
     if not cards:
         return Text("(no cards)", style=look("muted"))
-    if len(cards) * (CARD_WIDTH + CARD_GAP) - CARD_GAP <= width:
+    gap = card_gap(len(cards), width)
+    if gap is not None:
         drawn = [card_lines(code, look, key=keys.get(code, "")) for code in cards]
         out = Text()
         for row in range(CARD_HEIGHT):
@@ -317,10 +321,20 @@ def hand_text(
                 out.append("\n")
             for position, lines in enumerate(drawn):
                 if position:
-                    out.append(" " * CARD_GAP)
+                    out.append(" " * gap)
                 out.append_text(lines[row])
         return out
     return wrap_chips([chip(code, look) for code in cards], width)
+
+
+def card_gap(count: int, width: int) -> int | None:
+    """The gap between ``count`` cards side by side in ``width`` cells: :data:`CARD_GAP`, or
+    none when only that fits (five cards in the board's 48 columns at 80x24); ``None``: they
+    do not fit."""
+    for gap in (CARD_GAP, 0):
+        if count * (CARD_WIDTH + gap) - gap <= width:
+            return gap
+    return None
 
 
 # The reveal ----------------------------------------------------------------------------
@@ -358,7 +372,7 @@ def reveal_body(
     room = max(12, width - NAME_WIDTH - adds_width - 4)
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
     table.add_column("Player", no_wrap=True, width=NAME_WIDTH)
-    table.add_column(f"Cards (counting {plural} in colour)", no_wrap=True, width=room)
+    table.add_column("Cards", no_wrap=True, width=room)
     table.add_column(plural.capitalize(), justify="right", no_wrap=True, width=adds_width)
     for hand, words in zip(reveal["hands"], adds, strict=True):
         seat = hand["seat"]
@@ -398,7 +412,18 @@ def reveal_body(
         lines.append(
             f"\n{capital(name_of(view, nxt))} deal{'' if nxt == view['seat'] else 's'} next."
         )
-    return Group(table, lines)
+    return Group(Text(coloured_words(reveal), style=look("muted")), table, lines)
+
+
+def coloured_words(reveal: RevealView) -> str:
+    """What the reveal's colours mean, in words: the cards drawn in colour are those that
+    count for the bid's thing (a Wild counts as every accessory and colour; the specials
+    that change a count too), the grey ones add nothing to it."""
+    plural = THING_WORDS[reveal["bid"]["thing"]][1]
+    cards = [code for hand in reveal["hands"] for code in hand["cards"]] + [reveal["flipped"]]
+    specials = any(code in (CANT_SEE_ME, DOUBLE_TROUBLE, HANG_IN_THERE) for code in cards)
+    also = " or are special cards at work" if specials else ""
+    return f"Cards in colour count as {plural}{also}; grey cards add nothing."
 
 
 class RevealScreen(ModalScreen[None]):
@@ -449,7 +474,22 @@ GAME_KEYS: Mapping[str, tuple[str, str | None]] = {
 }
 """The keys that ask for one kind of move: refused with the reason when it is not legal now."""
 
-BAR_KEYS = ("up", "down", "left", "right", *(str(n) for n in range(1, len(THINGS) + 1)))
+THING_KEYS: Mapping[str, str] = {
+    "hat": "h",
+    "bowtie": "o",
+    "glasses": "l",
+    "blue": "u",
+    "red": "e",
+    "green": "n",
+}
+"""The letter that picks each thing in the bars: one of its name's that no other key of the
+table takes (b, c, p, s, d, g, v, r, q, t and x do; the digits type the count)."""
+KEY_THINGS: Mapping[str, str] = {key: thing for thing, key in THING_KEYS.items()}
+DIGITS = tuple(str(digit) for digit in range(10))
+
+BAR_KEYS = ("up", "down", "left", "right", *DIGITS, *KEY_THINGS)
+"""The keys of the bid bar: pressed with no bar open, they open it (a digit typed as the
+count, a letter picking its thing)."""
 
 
 class KittenTable(TableScreen[KittenView]):
@@ -470,16 +510,23 @@ class KittenTable(TableScreen[KittenView]):
         Binding("s", "special('skip')", "skip"),
         Binding("d", "special('draw-3')", "draw 3"),
         Binding("g", "fish", "go fish"),
-        Binding("up", "count(1)", "count", key_display="↑↓"),
-        Binding("down", "count(-1)", "count", show=False),
+        Binding("0", "digit(0)", "count", key_display="0-9"),
+        *(Binding(str(n), f"digit({n})", "count", show=False) for n in range(1, 10)),
+        Binding("backspace", "erase", "erase", key_display="⌫"),
+        Binding("up", "count(1)", "+1/-1", key_display="↑↓"),
+        Binding("down", "count(-1)", "+1/-1", show=False),
         Binding("up", "target(-1)", "player", key_display="↑↓"),
         Binding("down", "target(1)", "player", show=False),
         Binding("left", "thing(-1)", "thing", key_display="←→"),
         Binding("right", "thing(1)", "thing", show=False),
-        *(Binding(str(n), f"pick({n})", "thing", show=False) for n in range(1, len(THINGS) + 1)),
+        *(
+            Binding(key, f"pick({thing!r})", THING_WORDS[thing][1], show=False)
+            for thing, key in THING_KEYS.items()
+        ),
         Binding("enter", "send_bid", "bid!"),
         Binding("enter", "send_fish", "fish!"),
-        Binding("escape", "cancel", "cancel"),
+        Binding("x", "cancel", "cancel"),
+        Binding("escape", "cancel", "cancel", show=False),
         Binding("v", "show_reveal", "reveal"),
         Binding("r", "rules", "rules"),
         Binding("q", "leave", "quit"),
@@ -492,6 +539,11 @@ class KittenTable(TableScreen[KittenView]):
         self.mode = ""
         """``bid`` or ``fish`` while that bar is open, else empty."""
         self.count = 1
+        self.typed: str | None = None
+        """The digits typed for the count since the bar opened (``None``: the count was
+        not typed, it is the bar's suggestion or moved by up/down, always legal)."""
+        self.suggested = False
+        """The count is the bar's suggestion, untouched: an opening bid's follows the thing."""
         self.thing = THINGS[0]
         self.target: int | None = None
         self._reveal_seen: int | None = None
@@ -524,6 +576,19 @@ class KittenTable(TableScreen[KittenView]):
 
     def on_mount(self) -> None:
         self.query_one(Footer).compact = True
+
+    def on_resize(self, _: events.Resize) -> None:
+        """The screen's size changed (at 48 columns the phone's layout comes after the first
+        view): the panels drawn to their width (the hand, the bids) are drawn again once laid
+        out, at their new width; a hand of cards was left as narrow chips."""
+        self.call_after_refresh(self._redraw_widths)
+
+    def _redraw_widths(self) -> None:
+        view = self.view
+        if view is None or not self.is_attached:
+            return
+        self._show_hand(view)
+        self._show_history(view)
 
     # Legal moves -----------------------------------------------------------------------
 
@@ -609,7 +674,7 @@ class KittenTable(TableScreen[KittenView]):
             return card in hand and self.legal("play", card) and not self.mode
         if action == "fish":
             return GO_FISH in hand and self.legal("play", GO_FISH) and not self.mode
-        if action in ("count", "send_bid"):
+        if action in ("count", "send_bid", "digit", "erase"):
             return self.mode == "bid"
         if action in ("target", "send_fish"):
             return self.mode == "fish"
@@ -640,8 +705,10 @@ class KittenTable(TableScreen[KittenView]):
                     self.refused(self.why_not("bid"))
                 return
             self.open_bid()
-            if event.key.isdigit():
-                self.action_pick(int(event.key))
+            if event.key in DIGITS:
+                self.action_digit(int(event.key))
+            elif event.key in KEY_THINGS:
+                self.action_pick(KEY_THINGS[event.key])
 
     # Drawing ---------------------------------------------------------------------------
 
@@ -657,11 +724,7 @@ class KittenTable(TableScreen[KittenView]):
             lambda: self._title(view),
         )
         self._show_bid(view)
-        history = self.query_one("#history", Panel)
-        history.draw(
-            (view["bids"], view["played"], players, seat, history.content_region.width),
-            lambda: self._history(view),
-        )
+        self._show_history(view)
         self.query_one("#last-call", Panel).draw(
             (view["last_reveal"], players, seat), lambda: self._last_call(view)
         )
@@ -676,6 +739,7 @@ class KittenTable(TableScreen[KittenView]):
                 view["deal_sizes"],
                 view["dealer"],
                 None if view["bid"] is None else view["bid"]["seat"],
+                view["phase"],
             ),
             lambda: self._players(view),
         )
@@ -688,6 +752,19 @@ class KittenTable(TableScreen[KittenView]):
         self._follow_bindings()  # the footer offers what is legal now
         self._maybe_reveal(view)
         self._first = False
+
+    def _show_history(self, view: KittenView) -> None:
+        history = self.query_one("#history", Panel)
+        history.draw(
+            (
+                view["bids"],
+                view["played"],
+                view["players"],
+                view["seat"],
+                history.content_region.width,
+            ),
+            lambda: self._history(view),
+        )
 
     def _last_call(self, view: KittenView) -> Text:
         last = view["last_reveal"]
@@ -884,24 +961,31 @@ class KittenTable(TableScreen[KittenView]):
         return text
 
     def _hand_note(self, hand: Sequence[str]) -> Text:
+        """What your hand adds to each thing, in whole words: the accessories on one line,
+        the colours under them (``hats 2 · bow ties 3 · glasses 1`` / ``blue 3 · ...``)."""
         look = self.look
         counts = own_counts(hand)
         line = Text("You add: ", style="bold")
         if CANT_SEE_ME in hand:
             line.append("nothing (Can't See Me hides your hand)", style=look("muted"))
-        else:
-            if DOUBLE_TROUBLE in hand:
-                line = Text(f"You add ({TIMES}{2 ** hand.count(DOUBLE_TROUBLE)}): ", style="bold")
-            for position, thing in enumerate(THINGS):
-                if position:
-                    line.append(" · " if position == 3 else " ")
-                style = Style(bold=True) if counts[thing] else look("muted")
-                line.append(f"{THING_SHORT[thing]} {counts[thing]}", style=style)
+            return line
+        if DOUBLE_TROUBLE in hand:
+            line = Text(f"You add ({TIMES}{2 ** hand.count(DOUBLE_TROUBLE)}): ", style="bold")
+        indent = len(line)
+        for position, thing in enumerate(THINGS):
+            if position == 3:
+                line.append("\n" + " " * indent)
+            elif position:
+                line.append(" · ", style=look("muted"))
+            style = Style(bold=True) if counts[thing] else look("muted")
+            line.append(f"{THING_WORDS[thing][1]} {counts[thing]}", style=style)
         return line
 
     def _players(self, view: KittenView) -> Text:
+        """A line per player: cards in hand now and dealt this round, ``bid`` by the standing
+        bid's maker, ``*`` by you; then who deals, in words (no one-letter marks)."""
         look = self.look
-        out = Text("  Player      hand deal", style=look("muted"))
+        out = Text("  Player    cards dealt", style=look("muted"))
         bid = view["bid"]
         for seat, name in enumerate(view["players"]):
             out.append("\n")
@@ -916,11 +1000,13 @@ class KittenTable(TableScreen[KittenView]):
                 continue
             hand = view["hand_counts"][seat] if seat < len(view["hand_counts"]) else 0
             deal = view["deal_sizes"][seat] if seat < len(view["deal_sizes"]) else 0
-            out.append(f"{hand:>5}{deal:>5}")
-            if seat == view["dealer"]:
-                out.append(" D", style=look("key"))
+            out.append(f"{hand:>5}{deal:>6}")
             if bid is not None and bid["seat"] == seat:
                 out.append(" bid", style=look("bid"))
+        dealer = view["dealer"]
+        if view["phase"] != "over":
+            deals = "deal" if dealer == view["seat"] else "deals"
+            out.append(f"\n{capital(name_of(view, dealer))} {deals} this round", style=look("key"))
         return out
 
     # The bars ----------------------------------------------------------------------------
@@ -929,7 +1015,8 @@ class KittenTable(TableScreen[KittenView]):
         view = self.view
         if view is None:
             return
-        self.count = max(self.lowest_bid(), min(self.count, view["max_bid"]))
+        if self.typed is None:  # a typed count is shown as typed; enter says if it is too low
+            self.count = max(self.lowest_bid(), min(self.count, view["max_bid"]))
         targets = self.targets()
         if targets and self.target not in targets:
             self.target = targets[0]
@@ -941,44 +1028,83 @@ class KittenTable(TableScreen[KittenView]):
             bar.display = False
             return
         bar.draw(
-            (self.mode, self.thing, self.count, self.target, view["hand"], view["players"]),
+            (
+                self.mode,
+                self.thing,
+                self.count,
+                self.typed,
+                self.lowest_bid(),
+                self.target,
+                view["hand"],
+                view["players"],
+            ),
             lambda: self._bar_text(view),
         )
         bar.display = True
 
     def _bar_text(self, view: KittenView) -> Text:
+        """The bar: the bid (or the Go Fish) being made and its keys, then the things with
+        the letter that picks each."""
         look = self.look
-        counts = own_counts(view["hand"] or [])
         if self.mode == "bid":
             head = Text("Your bid: ", style="bold")
-            head.append(f" {thing_words(self.thing, self.count)} ", style=look("chosen"))
-            # Short, to fit 80 columns: the prompt and the footer say enter and esc.
-            head.append("   ↑↓ count · ←→/1-6 thing", style=look("muted"))
+            head.append(f" {self.bid_words()} ", style=look("chosen"))
+            lowest = self.lowest_bid()
+            if self.count < lowest:
+                head.append(f"  a bid now is at least {lowest}", style=look("loss"))
+            else:
+                mine = count_hand(list(view["hand"] or []), self.thing).adds
+                likely = round(expected(view, self.thing))
+                head.append(f"  you hold {mine}, ~{likely} likely in all", style=look("muted"))
+            head.append(" · type 0-9 ⌫ or ↑↓", style=look("muted"))
         else:
             target = name_of(view, self.target)
             plural = THING_WORDS[self.thing][1]
             head = Text("Go Fish: ", style="bold")
             head.append(f" {capital(target)}, hand over your {plural} ", style=look("chosen"))
-            head.append("   ↑↓ player · ←→/1-6 thing", style=look("muted"))
-        things = Text()
-        for number, thing in enumerate(THINGS, start=1):
-            if number > 1:
-                things.append("  ")
-            words = f"{number} {THING_WORDS[thing][1]}"
-            if self.mode == "bid":
-                words += f" ({counts[thing]})"
-            things.append(words, style=look("chosen") if thing == self.thing else Style())
+            head.append("   ↑↓ player", style=look("muted"))
+        things = Text("thing: ←→ or ", style=look("muted"))
+        for number, thing in enumerate(THINGS):
+            if number:
+                things.append(" · ", style=look("muted"))
+            things.append(THING_KEYS[thing], style=look("key"))
+            chosen = look("chosen") if thing == self.thing else Style()
+            things.append(f" {THING_WORDS[thing][1]}", style=chosen)
         return head + Text("\n") + things
 
+    def bid_words(self) -> str:
+        """The bid in the bar: ``12 hats``; ``_ hats`` when every digit typed was erased."""
+        if self.typed == "":
+            return f"_ {THING_WORDS[self.thing][1]}"
+        return thing_words(self.thing, self.count)
+
     def open_bid(self) -> None:
+        """Open the bid bar on your best thing, its count the lowest legal bid when raising
+        and, when opening the round, what the table can likely be expected to hold of it."""
         view = self.view
         if view is None:
             return
         self.mode = "bid"
-        self.count = self.lowest_bid()
-        counts = own_counts(view["hand"] or [])
-        self.thing = max(THINGS, key=lambda thing: counts[thing])
+        if view["bid"] is None:
+            self.thing = max(THINGS, key=lambda thing: expected(view, thing))
+        else:
+            counts = own_counts(view["hand"] or [])
+            self.thing = max(THINGS, key=lambda thing: counts[thing])
+        self.typed = None
+        self.suggest()
         self._redraw()
+
+    def suggest(self) -> None:
+        """The bar's count for its thing: the lowest legal bid, or when opening the round,
+        the count a call would likely find (never outside the legal bids)."""
+        view = self.view
+        if view is None:
+            return
+        count = self.lowest_bid()
+        if view["bid"] is None:
+            count = max(count, min(view["max_bid"], round(expected(view, self.thing))))
+        self.count = count
+        self.suggested = True
 
     def _redraw(self) -> None:
         self._clamp()
@@ -1000,12 +1126,14 @@ class KittenTable(TableScreen[KittenView]):
         if view["turn"] != seat:
             return f"{capital(turn)} to play..."
         if self.mode == "bid":
-            return f"Bid {thing_words(self.thing, self.count)}? enter bids, esc cancels"
+            if self.count < self.lowest_bid():
+                return f"Type a count of at least {self.lowest_bid()} · x cancels"
+            return f"Bid {self.bid_words()}? enter bids, x cancels"
         if self.mode == "fish":
-            return "Go Fish: pick a player and a thing, enter plays the card"
+            return "Go Fish: pick a player and a thing, enter plays the card, x cancels"
         bid = view["bid"]
         if bid is None:
-            return "You open the round: b bids (any count of one accessory or colour)"
+            return "You open the round: b bids, or type the count (of one accessory or colour)"
         if view["must_bid"]:
             return "Your own bid came back to you: make a new bid (b)"
         more = ["b bids", "c: You Gotta Be Kitten Me!"]
@@ -1020,6 +1148,32 @@ class KittenTable(TableScreen[KittenView]):
 
     def action_count(self, delta: int) -> None:
         self.count += delta
+        self.typed = None  # clamped to the legal bids again
+        self.suggested = False
+        self._redraw()
+
+    def action_digit(self, digit: int) -> None:
+        """Type the count: each digit goes after those typed (``1`` ``2``: 12); the first
+        replaces the suggested count, and one that would pass the highest bid starts anew."""
+        view = self.view
+        if view is None or self.mode != "bid":
+            return
+        typed = ((self.typed or "") + str(digit)).lstrip("0")
+        if typed and int(typed) > view["max_bid"]:
+            typed = str(digit).lstrip("0")
+        self.typed = typed
+        self.count = int(typed or 0)
+        self.suggested = False
+        self._redraw()
+
+    def action_erase(self) -> None:
+        """Backspace: the count's last digit goes (of the shown count, if none was typed)."""
+        if self.mode != "bid":
+            return
+        shown = str(self.count) if self.typed is None else self.typed
+        self.typed = shown[:-1]
+        self.count = int(self.typed or 0)
+        self.suggested = False
         self._redraw()
 
     def action_target(self, delta: int) -> None:
@@ -1030,12 +1184,14 @@ class KittenTable(TableScreen[KittenView]):
         self._redraw()
 
     def action_thing(self, delta: int) -> None:
-        self.thing = THINGS[(THINGS.index(self.thing) + delta) % len(THINGS)]
-        self._redraw()
+        self.action_pick(THINGS[(THINGS.index(self.thing) + delta) % len(THINGS)])
 
-    def action_pick(self, number: int) -> None:
-        if 1 <= number <= len(THINGS):
-            self.thing = THINGS[number - 1]
+    def action_pick(self, thing: str) -> None:
+        """Bid on (or fish for) ``thing``; an untouched opening count follows it."""
+        if thing in THINGS:
+            self.thing = thing
+            if self.mode == "bid" and self.suggested:
+                self.suggest()
         self._redraw()
 
     def action_cancel(self) -> None:
@@ -1043,7 +1199,16 @@ class KittenTable(TableScreen[KittenView]):
         self._redraw()
 
     def action_send_bid(self) -> None:
-        self._send({"type": "bid", "count": self.count, "thing": self.thing})
+        view = self.view
+        lowest, action = (
+            self.lowest_bid(),
+            {"type": "bid", "count": self.count, "thing": self.thing},
+        )
+        if view is not None and action not in view["legal"] and self.legal("bid"):
+            typed = "nothing" if self.typed == "" else str(self.count)
+            self.refused(f"A bid now is {lowest} to {view['max_bid']}: you typed {typed}")
+            return
+        self._send(action)
 
     def action_send_fish(self) -> None:
         self._send({"type": "play", "card": GO_FISH, "target": self.target, "thing": self.thing})
@@ -1109,5 +1274,5 @@ class KittenTable(TableScreen[KittenView]):
         last = view["last_reveal"]
         if last is not None:
             lines += ["", f"The last call (round {last['round']}):", call_summary(view, last)]
-        lines += ["", "Escape: back to the table (v shows the last reveal)."]
+        lines += ["", "t (or Escape): back to the table (v shows the last reveal)."]
         return lines

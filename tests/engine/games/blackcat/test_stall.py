@@ -45,11 +45,11 @@ def test_rule_the_stall_time_is_an_assumed_option_of_five_seconds() -> None:
 def test_rule_no_call_before_the_first_card_has_lain_the_stall_time() -> None:
     state = new()
     assert GAME.deadline(state) == 0.0  # the first tick starts the first card's clock
-    with pytest.raises(TooEarlyToCall, match="first card has just turned up"):
+    with pytest.raises(TooEarlyToCall, match="first card just turned up; a call needs 5 s untaken"):
         GAME.apply(state, 0, CALL, 0.0)
     state = started(10.0)
     assert CALL not in GAME.legal_actions(state, 0)
-    with pytest.raises(TooEarlyToCall, match=r"3♥ has lain untaken for 2 s.*after 5 s"):
+    with pytest.raises(TooEarlyToCall, match=r"3♥ has lain untaken for 2 s; a call needs 5 s$"):
         GAME.apply(state, 0, CALL, 12.0)
 
 

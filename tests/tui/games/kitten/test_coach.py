@@ -331,8 +331,8 @@ LIKELY = re.compile(r"~(\d+) likely")
 
 async def test_a_whole_coached_first_game_by_the_keys_the_coach_names(tmp_path: Path) -> None:
     """``clowder learn kitten``: at each of Ann's turns the panel says what to do; she
-    challenges when the coach says the bid looks high, else opens near what it says is
-    likely (b, up..., enter) or raises by one (b, enter). Every reveal is explained; the
+    challenges when the coach says the bid looks high, else opens at what it says is
+    likely (b, the count typed, enter) or raises by one (b, enter). Every reveal is explained; the
     results say who won and who went out, in order, and Enter leaves. This is also the
     suite's whole Kitten Me! game by keys through app, host and client."""
     app = learn_app(tmp_path, "kitten")
@@ -370,8 +370,10 @@ async def test_a_whole_coached_first_game_by_the_keys_the_coach_names(tmp_path: 
             if view["bid"] is None:
                 assert text.startswith("You open round"), advice
                 likely = LIKELY.search(text)
-                ups = max(0, int(likely.group(1)) - 3) if likely else 0
-                await pilot.press("b", *["up"] * ups, "enter")
+                count = max(1, int(likely.group(1))) if likely else 3
+                await pilot.press("b")  # the bar opens on the likely count of the best thing
+                assert likely is None or table.count == count, (advice, table.count)
+                await pilot.press("backspace", "backspace", *str(count), "enter")
             elif "looks high" in text and {"type": CHALLENGE} in view["legal"]:
                 challenges += 1
                 await pilot.press("c")

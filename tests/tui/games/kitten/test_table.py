@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+import re
+from typing import Any, cast
 
+import pytest
 from rich.console import Console, RenderableType
 
 from engine.bots import make_bot
-from engine.games.kitten.cards import GO_FISH, SKIP, deck
+from engine.games.kitten.cards import GO_FISH, SKIP, THINGS, deck
 from engine.games.kitten.rules import CHALLENGE, GAME, PURRFECT, KittenView
 from tests.tui.harness import TableHarness
-from tui.games.kitten.screen import KittenTable, RevealScreen
+from tui.games.kitten.coach import KittenCoach, expected
+from tui.games.kitten.screen import KittenTable, RevealScreen, chip_label, reveal_body
+from tui.screens.keys import key_lines
 from tui.screens.results import ResultsScreen
+from tui.widgets.log import GameLog
 from tui.widgets.prompt import PromptLine
 
 SIZE = (80, 24)
@@ -56,6 +61,14 @@ def kitten_view(
 
 def harness(view: dict[str, Any]) -> TableHarness:
     return TableHarness(view, presence=[], screen=KittenTable)
+
+
+class CoachedHarness(TableHarness):
+    """The table of ``clowder learn kitten``: the coach's panel above the log."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        super().__init__(view, presence=[], screen=KittenTable)
+        self.table = KittenTable(table_id="t1", coach=KittenCoach())
 
 
 def played_out(players: int = 3, seed: int = 5) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -115,23 +128,105 @@ async def test_a_bid_by_keys_starts_at_the_lowest_legal_count_and_sends_the_bid(
         assert table.count == 5
         await pilot.press("down", "down", "down")
         assert table.count == 4  # never below the lowest legal bid
-        await pilot.press("right", "5")
+        await pilot.press("right", "e")
         assert table.thing == "red"
         await pilot.press("enter")
         assert app.actions == [{"type": "bid", "count": 4, "thing": "red"}]
         assert table.mode == ""
 
 
-async def test_a_number_key_opens_the_bar_on_that_thing_and_escape_closes_it() -> None:
+async def test_a_thing_s_letter_opens_the_bar_on_that_thing_and_escape_closes_it() -> None:
     app = harness(kitten_view(DAN_BIDS))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("4")
+        await pilot.press("u")
         assert app.table.query_one("#bar").display
         assert "4 blue" in text_of(app.table.query_one("#bar"))
         await pilot.press("escape")
         assert not app.table.query_one("#bar").display
         await pilot.press("up", "left", "enter")
         assert app.actions == [{"type": "bid", "count": 4, "thing": "hat"}]
+
+
+def opening_view() -> dict[str, Any]:
+    """Dan's view as he deals and opens round 1 (no bid yet)."""
+    return kitten_view(seat=3)
+
+
+async def test_an_opening_bid_starts_near_the_likely_count_and_the_count_is_typed() -> None:
+    """Issue 36, item 1: an opening bid started at 1 (eight presses of up to open at 9) and
+    the digits picked the thing. The bar opens on the thing the table can most expect, at
+    the count a call would likely find; digits type the count, Backspace corrects, and a
+    letter picks the thing."""
+    view = opening_view()
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert isinstance(table, KittenTable)
+        assert "type the count" in prompt(app)
+        await pilot.press("b")
+        best = max(THINGS, key=lambda thing: expected(cast(KittenView, view), thing))
+        likely = round(expected(cast(KittenView, view), best))
+        assert likely > 1 and (table.thing, table.count) == (best, likely)
+        assert f"~{likely} likely in all" in text_of(table.query_one("#bar"))
+        await pilot.press("h")  # untouched, the count follows the thing
+        assert table.count == round(expected(cast(KittenView, view), "hat"))
+        await pilot.press("1", "2")
+        assert table.count == 12 and "12 hats" in text_of(table.query_one("#bar"))
+        await pilot.press("backspace")
+        assert table.count == 1 and "1 hat " in text_of(table.query_one("#bar"))
+        await pilot.press("backspace", "enter")
+        assert app.actions == [] and "you typed nothing" in prompt(app)
+        await pilot.press("9", "l")  # typed, the count stays when the thing changes
+        assert (table.thing, table.count) == ("glasses", 9)
+        await pilot.press("enter")
+        assert app.actions == [{"type": "bid", "count": 9, "thing": "glasses"}]
+
+
+async def test_a_typed_raise_below_the_lowest_bid_is_refused_with_the_range() -> None:
+    app = harness(kitten_view(DAN_BIDS))  # Dan's 3 blue: 4 is the lowest raise
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert isinstance(table, KittenTable)
+        await pilot.press("7")  # a digit opens the bar with the count typed
+        assert (table.mode, table.count) == ("bid", 7)
+        await pilot.press("backspace", "2")
+        assert "a bid now is at least 4" in text_of(table.query_one("#bar"))
+        await pilot.press("enter")
+        assert app.actions == [] and "A bid now is 4 to 40: you typed 2" in prompt(app)
+        await pilot.press("5", "9")  # 259 is past the highest bid (40): the 9 starts anew
+        assert table.count == 9
+        await pilot.press("up")  # the arrows move a typed count too
+        assert table.count == 10
+        await pilot.press("enter")
+        assert app.actions == [{"type": "bid", "count": 10, "thing": "bowtie"}]
+
+
+async def test_the_bid_bar_s_keys_are_in_its_footer_its_key_list_and_the_bar() -> None:
+    app = harness(kitten_view(DAN_BIDS))
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        await pilot.press("b")
+        footer = {
+            active.binding.key_display or active.binding.key: active.binding.description
+            for active in table.active_bindings.values()
+            if active.binding.show and active.enabled
+        }
+        assert footer["0-9"] == "count" and footer["⌫"] == "erase" and footer["←→"] == "thing"
+        assert "bid!" in footer.values() and "cancel" in footer.values()
+        lines = {line.label: line.description for line in key_lines(table)}
+        assert lines["0-9"] == "count"
+        for key, words in (("h", "hats"), ("o", "bow ties"), ("l", "glasses"), ("n", "green")):
+            assert lines[key] == words
+            assert f"{key} {words}" in text_of(table.query_one("#bar"))
+
+
+async def test_letters_typed_into_the_chat_do_not_open_the_bid_bar() -> None:
+    app = harness(kitten_view(DAN_BIDS))
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert isinstance(table, KittenTable)
+        await pilot.press("t", *"hello 12", "enter")
+        assert table.mode == "" and app.actions == []
 
 
 async def test_c_challenges_the_standing_bid() -> None:
@@ -154,7 +249,7 @@ async def test_special_cards_from_the_hand_skip_and_go_fish_with_its_player_and_
         assert app.actions == [{"type": "play", "card": SKIP}]
         await pilot.press("g")
         assert "Go Fish" in text_of(app.table.query_one("#bar"))
-        await pilot.press("down", "5", "enter")
+        await pilot.press("down", "e", "enter")
         assert app.actions[-1] == {"type": "play", "card": GO_FISH, "target": 2, "thing": "red"}
 
 
@@ -238,6 +333,94 @@ async def test_a_call_opens_the_full_reveal_until_a_key_and_v_shows_it_again() -
         assert isinstance(app.screen, RevealScreen)
         await pilot.press("enter")
         assert app.screen is table and app.actions == []
+
+
+def drawn(app: TableHarness) -> list[str]:
+    """The screen on top as drawn, row by row."""
+    update = app.screen._compositor.render_full_update()
+    return ["".join(strip.text for strip in row) for row in update.strips]
+
+
+def log_rows(app: TableHarness) -> list[str]:
+    """The rows of the table's log as drawn on screen."""
+    region = app.table.query_one(GameLog).scrollable_content_region
+    rows = drawn(app)[region.y : region.bottom]
+    return [row[region.x : region.right].rstrip() for row in rows]
+
+
+async def newest_line_shown(pilot: Any, app: TableHarness) -> None:
+    """The log's newest row is on screen (waiting, a while under load, for the layout)."""
+    log = app.table.query_one(GameLog)
+    for _ in range(50):
+        await pilot.pause()
+        newest = log.lines[-1].text.rstrip()
+        if newest and newest in log_rows(app):
+            return
+    raise AssertionError(f"the newest line {newest!r} is not in the log: {log_rows(app)}")
+
+
+@pytest.mark.parametrize("coached", [False, True], ids=["plain", "coached"])
+async def test_the_log_shows_its_newest_line_after_the_round_box_closes(coached: bool) -> None:
+    """Issue 36, item 5: after the reveal, the loser deals and opens: the bid bar (and at a
+    coached table, the coach's longer advice) took rows from the log, whose newest lines were
+    left below its end."""
+    view = kitten_view(DAN_BIDS)
+    app = CoachedHarness(view) if coached else harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        await pilot.pause()
+        table.view = kitten_view([*DAN_BIDS, {"type": CHALLENGE}])  # Ann loses: she opens
+        await pilot.pause()
+        reveal = app.screen
+        assert isinstance(reveal, RevealScreen)
+        await pilot.press("space")
+        assert app.screen is table
+        await newest_line_shown(pilot, app)
+        await pilot.press("b")  # the bid bar opens under the log
+        assert isinstance(table, KittenTable) and table.mode == "bid"
+        await newest_line_shown(pilot, app)
+
+
+ABBREVIATIONS = re.compile(
+    r"\b(gls|blu|grn|DBL|TROU-|Glass)\b|\bbow\b(?! ties?)|\bBow\b(?! Tie)|\bD\b"
+)
+"""The codes the table used for things, cards and the dealer (``hat 1 bow 4 gls 1``)."""
+
+
+@pytest.mark.parametrize("size", [SIZE, (48, 44)], ids=["80x24", "48 columns"])
+async def test_things_cards_and_the_dealer_are_written_in_whole_words(
+    size: tuple[int, int],
+) -> None:
+    """Issue 36, item 2: what your hand adds read ``hat 2 bow 3 gls 1 · blu 3 red 2 grn 1``,
+    cards said ``Bow``, ``Glass`` and ``DBL TROU-BLE``, the dealer was a ``D``: now whole
+    words, the hand still drawn as cards, at 80 columns and on a phone's 48."""
+    ann = ["hat-red-1", "bowtie-blue-2", "glasses-red-1", "double-trouble", "go-fish"]
+    dan = [*DAN[:3], "skip", "hang-in-there"]
+    app = harness(kitten_view(DAN_BIDS, hands=[ann, BEA, CY, dan]))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        screen = "\n".join(drawn(app))
+        assert [found.group(0) for found in ABBREVIATIONS.finditer(screen)] == []
+        assert "You add (\u00d72): hats 2 · bow ties 4 · glasses 2" in screen
+        assert "blue 4 · red 4 · green 0" in screen
+        assert "Dan deals this round" in screen
+        hand = text_of(app.table.query_one("#hand"))
+        assert hand.count("╭") == 5  # five cards side by side, not one-line chips
+        for words in ("Bow Tie", "Glasses", "DOUBLE", "TROUBLE"):
+            assert words in hand, words
+    assert chip_label("bowtie-blue-2") == "Blue Bow Tie\u00d72"
+    assert chip_label("glasses-red-1") == "Red Glasses"
+
+
+def test_the_reveal_says_in_words_what_its_colours_mean() -> None:
+    """Issue 36, item 2: its column said "counting blue in colour": it says which cards count
+    for the bid's thing (those in colour) and that the grey ones add nothing."""
+    view = kitten_view([*DAN_BIDS, {"type": CHALLENGE}])
+    body = " ".join(plain(reveal_body(cast(KittenView, view), view["last_reveal"])).split())
+    words = "Cards in colour count as blue or are special cards at work; grey cards add nothing."
+    assert words in body
+    assert "in colour)" not in body
 
 
 async def test_ten_players_fit_80x24() -> None:
