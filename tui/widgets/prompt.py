@@ -12,7 +12,9 @@ from tui.widgets.look import component_style
 
 
 class PromptLine(TextLines):
-    """One line. An error (``! You must follow red``) stays until the next prompt replaces it."""
+    """One line, or as many as its text needs (up to three) where it is too long for the
+    width (a phone's 48 columns): a prompt is never cut. An error (``! You must follow red``)
+    stays until the next prompt replaces it."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"prompt--error"}
 
@@ -32,6 +34,14 @@ class PromptLine(TextLines):
     def refuse(self, reason: str) -> None:
         """Show ``reason`` as an error (bold, marked with ``!`` so it reads without colour)."""
         self.error = reason
+
+    most_rows = 3
+
+    def watch_text(self) -> None:
+        self.fit_rows()
+
+    def watch_error(self) -> None:
+        self.fit_rows()
 
     def render(self) -> Text:
         if self.error:
