@@ -153,10 +153,12 @@ class KeysScreen(ModalScreen[KeyLine | None]):
         width: 60; max-width: 100%; height: auto; max-height: 100%;
         border: heavy $accent; padding: 0 1; background: $surface;
     }
-    KeysScreen #keys-title { text-style: bold; }
-    KeysScreen #keys-hint { color: $text-muted; }
+    KeysScreen #keys-title { text-style: bold; dock: top; }
+    KeysScreen #keys-hint { color: $text-muted; dock: bottom; }
     KeysScreen OptionList { height: auto; max-height: 1fr; border: none; padding: 0; }
     """
+    """The title and the hint are docked to the box's edges, so a list longer than the screen
+    scrolls in the rows they leave (undocked, the hint fell below the box at 80x24)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "close", "back"),

@@ -596,6 +596,7 @@ class RoomScreen(Screen[None]):
             heading.append(f" · {self.host_name or self.address}")
         if self.link:
             heading.append(f"   {self.link}", "bold red")
+        heading.append(" · q: quit", "dim")  # its one key (the room has no footer)
         return heading
 
     def connected(self, host_name: str, doors: Doors) -> None:

@@ -271,6 +271,11 @@ class TableScreen(Screen[None], Generic[V]):
         self.bell_on = True
         """Ring the terminal's bell when the player's attention is due (the player's setting,
         given by the app; :mod:`tui.bell`)."""
+        self._board: Widget | None = None
+        """The game's board (``#board``), found once mounted: its width is what panels are
+        drawn for."""
+        self._drawn_for: int | None = None
+        """The board's width when the view was last drawn (:meth:`_laid_out`)."""
 
     # Keys ----------------------------------------------------------------------
 
@@ -351,6 +356,9 @@ class TableScreen(Screen[None], Generic[V]):
 
     def on_mount(self) -> None:
         self._ready = True
+        boards = self.query("#board")
+        self._board = boards.first() if boards else None
+        self.screen_layout_refresh_signal.subscribe(self, self._laid_out)
         if self.coach is not None:
             self._mount_coach()
         self.query_one(ConnectionLine).set_link(*self._link)
@@ -465,6 +473,7 @@ class TableScreen(Screen[None], Generic[V]):
         self.query_one("#waiting").display = False
         self.set_class(False, "-waiting")
         self.show(view)
+        self._drawn_for = self._laid_out_width()
         if self.paused:  # over the game's own prompt, for as long as the hold lasts
             self.query_one(PromptLine).refuse(self.paused)
         self._coach_view(view)
@@ -474,6 +483,32 @@ class TableScreen(Screen[None], Generic[V]):
                 self.call_after_refresh(self.show_results, view)
             else:
                 self.show_results(view)
+
+    def _laid_out_width(self) -> int:
+        """The width the board is laid out at now (the screen's, for a screen without one)."""
+        return self.size.width if self._board is None else self._board.content_region.width
+
+    def _laid_out(self, _screen: Screen[Any]) -> None:
+        """After each layout: a board laid out at another width than the view was drawn for
+        (a terminal resized, a phone turned, the board shown at last when the waiting room
+        goes) is drawn again; a pile's cards, a track and a title are made for its width.
+        (Not when only its height changed: a prompt that takes a second row does that.)"""
+        if self.view is not None and self._laid_out_width() != self._drawn_for:
+            self.call_later(self._redraw)
+
+    def _redraw(self) -> None:
+        """Draw the view again, every panel built afresh (they were built for another width)."""
+        view = self.view
+        if not self._ready or view is None or not self.is_attached:
+            return
+        self._drawn_for = self._laid_out_width()
+        for panel in self.query(Panel):
+            panel.forget()
+        prompt = self.query_one(PromptLine)
+        error = prompt.error  # a refusal (or the host's hold) stays until the next prompt
+        self.show(view)
+        if error:
+            prompt.refuse(error)
 
     def _follow_bindings(self) -> None:
         """The footer follows the view (a game's :meth:`check_action`), redrawn only when the

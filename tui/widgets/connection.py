@@ -37,8 +37,31 @@ def seat_text(seat: dict[str, Any], *, you: bool, look: Look = PLAIN) -> Text:
     return out
 
 
+def compact_seats(seats: Sequence[dict[str, Any]], you: int | None, look: Look = PLAIN) -> Text:
+    """The seats in short, for a line too narrow for each seat's round trip: the player's own
+    seat as in full, the others connected counted (``· 8 more ●``), and the seats that are
+    not (a bot, someone dropped or stepped away, a free seat) each named."""
+    out = Text()
+    here = 0
+    for index, seat in enumerate(seats):
+        plain = seat.get("name") and seat.get("connected") and not seat.get("bot")
+        if plain and index != you:
+            here += 1
+            continue
+        out.append(" · ", style=look("muted"))
+        out.append_text(seat_text(seat, you=index == you, look=look))
+    if here:
+        out.append(" · ", style=look("muted"))
+        out.append(f"{here} {'more' if you is not None else 'players'}")
+        out.append(" ●", style=look("up"))
+    return out
+
+
 class ConnectionLine(TextLines):
-    """``● 127.0.0.1:7707 · Ann* 1ms · Tom bot``; ``○ reconnecting...`` when the link is down."""
+    """``● 127.0.0.1:7707 · Ann* 1ms · Tom bot``; ``○ reconnecting...`` when the link is down.
+
+    Where the seats do not fit the width (ten of them at 80 columns, four on a phone) the
+    others connected are counted (:func:`compact_seats`); a line still too long wraps."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = component_classes("connection", LOOKS)
 
@@ -64,16 +87,31 @@ class ConnectionLine(TextLines):
         self.you = you
         self.seats = tuple(_as_shown(seat) for seat in seats)
 
+    most_rows = 3
+
+    def watch_connected(self) -> None:
+        self.fit_rows()
+
+    def watch_detail(self) -> None:
+        self.fit_rows()
+
+    def watch_seats(self) -> None:
+        self.fit_rows()
+
     def render(self) -> Text:
         look = read_look(self, "connection", LOOKS)
         if self.connected:
             out = Text.assemble(("● ", look("up")), self.detail or "connected")
         else:
             out = Text.assemble(("○ ", look("down")), (self.detail or "disconnected", look("down")))
+        seats = Text()
         for index, seat in enumerate(self.seats):
-            out.append(" · ", style=look("muted"))
-            out.append_text(seat_text(seat, you=index == self.you, look=look))
-        return out
+            seats.append(" · ", style=look("muted"))
+            seats.append_text(seat_text(seat, you=index == self.you, look=look))
+        width = self.content_region.width
+        if width and out.cell_len + seats.cell_len > width:
+            seats = compact_seats(self.seats, self.you, look)
+        return out + seats
 
 
 def _as_shown(seat: dict[str, Any]) -> dict[str, Any]:

@@ -19,11 +19,12 @@ views of every game both ways and compares every line.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.segment import Segment
 from rich.text import Text
 from textual.content import Content
+from textual.css.scalar import Unit
 from textual.strip import Strip
 from textual.style import Style
 from textual.widget import Widget
@@ -55,6 +56,45 @@ class TextLines(Widget):
         """This repaint's lines (``None``: Textual draws the widget)."""
         self._lines_for: tuple[object, ...] | None = None
         """The size and base style :attr:`_lines` were made for."""
+
+    most_rows: ClassVar[int] = 0
+    """Where this is more than 0, the widget is one row high, or as many rows as its text
+    needs at its width, up to this many (:meth:`fit_rows`): a prompt that wraps on a phone
+    gets its second row rather than being cut."""
+
+    def rows_needed(self) -> int:
+        """The rows :meth:`render`'s text takes at this widget's width, wrapped (0: not laid
+        out yet)."""
+        width = self.content_region.width
+        if width <= 0:
+            return 0
+        text = self.render()
+        if not isinstance(text, Text):
+            return 0  # not text: Textual's to measure
+        lines = text.split("\n", allow_blank=True)
+        if all(line.cell_len <= width for line in lines):
+            return len(lines)
+        return len(text.wrap(self.app.console, width))
+
+    def fit_rows(self) -> None:
+        """Give the widget the rows its text needs (up to :attr:`most_rows`), once laid out.
+
+        Called when the text changes and when the width does. The height is set on the
+        widget's styles: Textual lays the screen out again only when it changes, so a text
+        that keeps its rows only repaints (a layout of the whole screen costs far more).
+        (``height: auto`` would measure the text at each layout, but Textual keeps a
+        widget's measured size while a layout it asked for earlier is pending.)"""
+        if not self.most_rows:
+            return
+        rows = min(self.most_rows, self.rows_needed())
+        if rows <= 0:
+            return
+        height = self.styles.height
+        if height is None or height.unit != Unit.CELLS or height.value != rows:
+            self.styles.height = rows
+
+    def on_resize(self) -> None:
+        self.fit_rows()
 
     def render_line(self, y: int) -> Strip:
         if not self.fast_lines or self.text_selection is not None:

@@ -25,6 +25,16 @@ _NOTHING = object()
 """The key of a panel drawn with :meth:`Panel.show` (or not at all): never equal to a part."""
 
 
+def fitting(width: int, *texts: Text) -> Text:
+    """The first of ``texts`` (the fullest first) whose every line fits ``width`` columns, else
+    the last: a panel's line says less at a narrow width rather than being cut or wrapped into
+    a row it does not have. A ``width`` of 0 (not laid out yet) takes the first."""
+    for text in texts:
+        if width <= 0 or all(line.cell_len <= width for line in text.split("\n", allow_blank=True)):
+            return text
+    return texts[-1]
+
+
 class Panel(TextLines):
     """Rich text in a box whose height and width come from the stylesheet."""
 

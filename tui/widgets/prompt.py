@@ -12,10 +12,9 @@ from tui.widgets.look import component_style
 
 
 class PromptLine(TextLines):
-    """One line. An error (``! You must follow red``) stays until the next prompt replaces it.
-
-    A table whose stylesheet gives it ``height: auto`` (Black Cat's) lets a long text wrap
-    onto more rows rather than be cut at the screen's edge."""
+    """One line, or as many as its text needs (up to three) where it is too long for the
+    width (a phone's 48 columns): a prompt is never cut. An error (``! You must follow red``)
+    stays until the next prompt replaces it."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"prompt--error"}
 
@@ -36,23 +35,13 @@ class PromptLine(TextLines):
         """Show ``reason`` as an error (bold, marked with ``!`` so it reads without colour)."""
         self.error = reason
 
+    most_rows = 3
+
     def watch_text(self) -> None:
-        self._fit()
+        self.fit_rows()
 
     def watch_error(self) -> None:
-        self._fit()
-
-    def _fit(self) -> None:
-        """At ``height: auto``, lay the screen out again when the text needs another number
-        of rows (only then: a layout at every prompt would cost every view); a line of a
-        fixed height never."""
-        height = self.styles.height
-        width = self.size.width
-        if height is None or not height.is_auto or not width or not self.is_attached:
-            return
-        rows = len(self.render().wrap(self.app.console, width))
-        if rows != self.size.height:
-            self.refresh(layout=True)
+        self.fit_rows()
 
     def render(self) -> Text:
         if self.error:

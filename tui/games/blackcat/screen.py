@@ -146,14 +146,16 @@ def pile_rows(
     return top, (bottom if marks else Text())
 
 
-def cat_summary(pile: PileView) -> str:
-    """``2 Tomcats, 1 Yowler`` (or ``no cats``)."""
+def cat_summary(pile: PileView, *, short: bool = False) -> str:
+    """``2 Tomcats, 1 Yowler`` (or ``no cats``); ``short``: ``2T 1Y``, the marks the legend
+    under the piles explains."""
     parts = []
     for kind, (singular, plural) in CAT_NAMES.items():
         count = int(pile["counts"].get(kind, 0))
         if count:
-            parts.append(f"{count} {singular if count == 1 else plural}")
-    return ", ".join(parts) if parts else "no cats"
+            name = MARKS[kind] if short else f" {singular if count == 1 else plural}"
+            parts.append(f"{count}{name}")
+    return (" " if short else ", ").join(parts) if parts else "no cats"
 
 
 def variant_names(view: BlackCatView) -> list[str]:
@@ -408,26 +410,48 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
     def _own_pile(
         self, view: BlackCatView, index: int, width: int, sent: str | None = None
     ) -> Text:
-        look = self.look
         seat = view["seat"]
         assert seat is not None
         pile = view["piles"][seat][index]
-        out = Text(f"Pile {index + 1} ", style="bold")
-        out.append(f"[{index + 1}/{'←→'[index]}]", style=look("key"))
-        points = pile["score"]
-        out.append(f" {points:>3} {'pt ' if points == 1 else 'pts'} ", style="bold")
-        out.append(cat_summary(pile), style=look("muted"))
-        change = pile["if_taken"]
-        if sent:
-            out.append("  grabbing...", style=look("muted"))
-        elif change is not None and view["phase"] == "play":
-            out.append(f"  +{change}" if change >= 0 else f"  {change}", style=look("gain"))
-            out.append(" if taken", style=look("gain") + Style(bold=False))
+        # The pile's line in full, else its cats as marks, else without "if taken": one line
+        # (the board has no row to spare at 80x24; on a phone it has 46 columns).
+        for short, words in ((False, True), (True, True), (True, False)):
+            out = self._pile_line(view, pile, index, sent, short=short, words=words)
+            if out.cell_len <= width:
+                break
+        look = self.look
         cards, marks = pile_rows(pile, width - 2, look=look, sent=sent)
         out.append("\n  ")
         out.append_text(cards)
         out.append("\n  ")
         out.append_text(marks)
+        return out
+
+    def _pile_line(
+        self,
+        view: BlackCatView,
+        pile: PileView,
+        index: int,
+        sent: str | None,
+        *,
+        short: bool,
+        words: bool,
+    ) -> Text:
+        """``Pile 1 [1/←]   4 pts 1 Tomcat, 1 Yowler  +2 if taken`` (``short``: ``1T 1Y``;
+        without ``words``: ``+2``)."""
+        look = self.look
+        out = Text(f"Pile {index + 1} ", style="bold")
+        out.append(f"[{index + 1}/{'←→'[index]}]", style=look("key"))
+        points = pile["score"]
+        out.append(f" {points:>3} {'pt ' if points == 1 else 'pts'} ", style="bold")
+        out.append(cat_summary(pile, short=short), style=look("muted"))
+        change = pile["if_taken"]
+        if sent:
+            out.append("  grabbing...", style=look("muted"))
+        elif change is not None and view["phase"] == "play":
+            out.append(f"  +{change}" if change >= 0 else f"  {change}", style=look("gain"))
+            if words:
+                out.append(" if taken", style=look("gain") + Style(bold=False))
         return out
 
     def _others(self, view: BlackCatView, width: int) -> Text:
@@ -500,7 +524,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         if self.stalled():
             return (
                 f"Nobody wants {card_label(top)}? Grab it (1 or 2), or c c calls the end"
-                " if you are ahead"
+                " if you are ahead"  # one line at 80 columns
             )
         return f"Grab {card_label(top)}: 1 into pile 1, 2 into pile 2 · c c calls the end"
 

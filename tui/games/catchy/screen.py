@@ -119,7 +119,10 @@ class CourseTrack(CardArea, TextLines):
         cat = view["cat"]
         side = str(cat.get("side", "red"))
         mood = look(side) if side in ("red", "blue") else Style(bold=True)
-        out.append(f"  cat: {side.upper()} side up", style=mood)
+        says = f"  cat: {side.upper()} side up"
+        if self.size.width and out.cell_len + len(says) > self.size.width:
+            says = f"  cat: {side.upper()} up"  # a phone's 46 columns
+        out.append(says, style=mood)
         left_seat = view["seat"] or 0
         right_seat = 1 - left_seat
         arms = int(cat.get("arms", 3))

@@ -46,7 +46,7 @@ from tui.screens.table import ClaimStamps
 from tui.widgets.chat import typed_character
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
-from tui.widgets.panel import Panel
+from tui.widgets.panel import Panel, fitting
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import who
 from tui.widgets.timer import Countdown
@@ -333,15 +333,18 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         seat = view["seat"]
         players = view["players"]
         stage = self.stage(view)
-        self.query_one("#title", Panel).draw(
+        title = self.query_one("#title", Panel)
+        width = title.content_region.width
+        title.draw(
             (
                 view.get("sudden_death"),
                 view["round"],
                 view["rounds"],
                 view["letters_left"],
                 seat is None,
+                width,
             ),
-            lambda: self._title(view),
+            lambda: fitting(width, *(self._title(view, short) for short in range(3))),
         )
         letter = view["letter"] if stage in ("letter", "vote", "first_vote") else None
         self.query_one("#letter", Panel).draw(letter, lambda: big_letter(letter, look))
@@ -394,15 +397,22 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         self.query_one(PromptLine).prompt(self.prompt_text(view))
         self.query_one(GameLog).show(self.history.lines)
 
-    def _title(self, view: Mapping[str, Any]) -> Text:
+    def _title(self, view: Mapping[str, Any], short: int = 0) -> Text:
+        """The title line; ``short`` 1 and 2 say less, for a narrow board (a spectator's
+        ``watching`` stays)."""
         title = Text(self.game_title, style="bold")
         sudden = view.get("sudden_death")
         if sudden:
             title.append(" · SUDDEN DEATH", style=self.look("call"))
-            title.append(f" · first to {SUDDEN_DEATH_WINS} letters")
-        else:
-            title.append(f" · round {view['round']} of {view['rounds']}")
-        title.append(f" · {view['letters_left']} letters left")
+            if short < 2:
+                title.append(f" · first to {SUDDEN_DEATH_WINS}{'' if short else ' letters'}")
+        elif short < 2:
+            title.append(
+                f" · round {view['round']}/{view['rounds']}"
+                if short
+                else f" · round {view['round']} of {view['rounds']}"
+            )
+        title.append(f" · {view['letters_left']} {'left' if short else 'letters left'}")
         if view["seat"] is None:
             title.append(" · watching", style=self.look("muted"))
         return title

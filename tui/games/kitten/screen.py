@@ -66,7 +66,7 @@ from tui.games.kitten.coach import expected
 from tui.screens.table import TableScreen
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
-from tui.widgets.panel import Panel
+from tui.widgets.panel import Panel, fitting
 from tui.widgets.prompt import PromptLine
 from tui.widgets.rulings import who
 from tui.you import Ours, capital, is_you, phrase
@@ -719,9 +719,18 @@ class KittenTable(TableScreen[KittenView]):
         self._note_eliminations(view)
         seat = view["seat"]
         players = view["players"]
-        self.query_one("#title", Panel).draw(
-            (view["round"], view["deck_set"], view["purrfect"], view["deck_count"], seat is None),
-            lambda: self._title(view),
+        title = self.query_one("#title", Panel)
+        width = title.content_region.width
+        title.draw(
+            (
+                view["round"],
+                view["deck_set"],
+                view["purrfect"],
+                view["deck_count"],
+                seat is None,
+                width,
+            ),
+            lambda: fitting(width, *(self._title(view, short) for short in range(3))),
         )
         self._show_bid(view)
         self._show_history(view)
@@ -829,14 +838,18 @@ class KittenTable(TableScreen[KittenView]):
         else:
             super().show_results(view)
 
-    def _title(self, view: KittenView) -> Text:
+    def _title(self, view: KittenView, short: int = 0) -> Text:
+        """The title line; ``short`` 1 leaves out the deck's colour, 2 the Purrfect rule too,
+        for a narrow board (a spectator's ``watching`` stays)."""
         look = self.look
         title = Text(f"Round {view['round']}", style="bold")
         deck = {"base": "white deck", "deluxe": "grey deck", "both": "both decks"}
-        title.append(f" · {deck.get(view['deck_set'], view['deck_set'])}")
-        title.append(
-            " · Purrfect on" if view["purrfect"] else " · no Purrfect", style=look("muted")
-        )
+        if short < 1:
+            title.append(f" · {deck.get(view['deck_set'], view['deck_set'])}")
+        if short < 2:
+            title.append(
+                " · Purrfect on" if view["purrfect"] else " · no Purrfect", style=look("muted")
+            )
         title.append(f" · deck: {view['deck_count']}", style=look("muted"))
         if view["seat"] is None:
             title.append(" · watching", style=look("muted"))
