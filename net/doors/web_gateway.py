@@ -283,6 +283,31 @@ def browser_digest(cookie: str) -> str:
     return hashlib.sha256(f"clowder-web\0{cookie}".encode()).hexdigest()[:24]
 
 
+KEYBOARD_SCRIPT: Final = """<script>
+(() => {
+  const input = () => document.querySelector("#terminal .xterm-helper-textarea");
+  const focus = () => {
+    const area = input();
+    if (area && document.activeElement !== area) area.focus({ preventScroll: true });
+  };
+  addEventListener("load", () => setTimeout(focus));
+  addEventListener("pageshow", focus);
+  addEventListener("focus", focus);
+  document.addEventListener("keydown", (event) => {
+    if (event.target !== input()) focus();
+  }, true);
+})();
+</script>
+"""
+"""Gives the terminal the keyboard: textual.js makes xterm's terminal at the window's load
+but never focuses it, so the focus stayed on the page's body and keys typed went nowhere
+until a click (issue 36, item 5). The terminal's input takes the focus once the page has
+loaded (after textual.js's own ``onload``, which made it), when the page is shown again
+and when its window gets the focus back; and a key pressed while the focus is elsewhere
+moves it there first, so the key's character still reaches the game (Chrome gives the key
+press to the element focused by then: only a first arrow or Esc is lost)."""
+
+
 PLAYER_ENDED: Final = (
     "Your Clowder session ended.<br>Reload the page to come back: your seats are kept."
 )
@@ -338,7 +363,7 @@ body.-closed .ended {{ display: flex; }}
 <div class="ended"><p>{ended}</p></div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{url}"
  data-font-size="{font_size}"></div>
-{fitting}</body>
+{fitting}{KEYBOARD_SCRIPT}</body>
 </html>
 """
 
