@@ -82,6 +82,7 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from net.doors.favicon import FAVICON
 from net.doors.guard import PerAddress, QuietLog, SharedBudget, Tries
 from net.doors.ssh_access import SessionBudget
 from net.doors.ssh_gateway import client_environment, reached_address
@@ -307,6 +308,10 @@ and when its window gets the focus back; and a key pressed while the focus is el
 moves it there first, so the key's character still reaches the game (Chrome gives the key
 press to the element focused by then: only a first arrow or Esc is lost)."""
 
+ICON_LINK: Final = '<link rel="icon" type="image/png" href="/favicon.ico">'
+"""Every page names its icon (:mod:`net.doors.favicon`), served at the address a browser
+asks without one."""
+
 
 PLAYER_ENDED: Final = (
     "Your Clowder session ended.<br>Reload the page to come back: your seats are kept."
@@ -348,6 +353,7 @@ def page_html(
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title>
+{ICON_LINK}
 <link rel="stylesheet" href="/static/css/xterm.css">
 <script src="/static/js/textual.js"></script>
 <style>
@@ -392,6 +398,7 @@ def message_page(
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Clowder: {html.escape(title)}</title>
+{ICON_LINK}
 <style>body {{ background: #0c181f; color: #e8e8e8; font-family: monospace; padding: 2em; }}
 .problem {{ color: #ff8080; }} input, button {{ font: inherit; padding: .3em; }}</style>
 </head><body><h1>{html.escape(title)}</h1>{body}</body></html>
@@ -549,6 +556,7 @@ class WebGateway:
                 web.post("/login", self.login),
                 web.get("/ws", self.websocket),
                 web.get("/room/ws", self.room_websocket),
+                web.get("/favicon.ico", self.favicon),
                 web.static("/static", self.static, show_index=False, follow_symlinks=False),
             ]
         )
@@ -750,6 +758,15 @@ class WebGateway:
         else:
             response.text = page_html(f"ws://{host}/ws", font)
         return response
+
+    async def favicon(self, request: web.Request) -> web.Response:
+        """The pages' icon: a browser asks for it at this address (a 404 was an error in
+        its console)."""
+        return web.Response(
+            body=FAVICON,
+            content_type="image/png",
+            headers={"Cache-Control": "max-age=86400", "X-Content-Type-Options": "nosniff"},
+        )
 
     async def login(self, request: web.Request) -> web.Response:
         browser = self._browser(request)

@@ -21,11 +21,14 @@ import aiohttp
 import pytest
 
 from net.core.limits import HostLimits
+from net.doors.favicon import FAVICON
 from net.doors.web_gateway import (
     COOKIE,
+    ICON_LINK,
     Browser,
     WebGateway,
     browser_digest,
+    page_html,
     too_deep,
     web_client_command,
 )
@@ -257,6 +260,24 @@ async def test_a_password_is_asked_once_and_a_wrong_one_refused(tmp_path: Path) 
                 assert right.status == 200 and "textual-terminal" in await right.text()
             async with http.ws_connect(base(gateway) + "/ws") as ws:
                 await read_until(ws, b"size:")
+    finally:
+        await gateway.close()
+
+
+async def test_every_page_names_its_icon_and_it_is_served_before_any_password(
+    tmp_path: Path,
+) -> None:
+    """Issue 36, item 10: a browser asked for /favicon.ico and got a 404. The icon is
+    served to anyone (a browser asks for it on the password page too), as a PNG."""
+    gateway = await started(tmp_path, password="tabby")
+    try:
+        async with browser() as http:
+            async with http.get(base(gateway) + "/") as page:
+                assert ICON_LINK in await page.text()  # the password page
+            async with http.get(base(gateway) + "/favicon.ico") as icon:
+                assert icon.status == 200 and icon.content_type == "image/png"
+                assert await icon.read() == FAVICON
+        assert ICON_LINK in page_html("ws://h:1/ws", 16)
     finally:
         await gateway.close()
 
