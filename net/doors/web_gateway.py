@@ -171,13 +171,18 @@ def served_files() -> Path:
     return Path(textual_serve.__file__).resolve().parent / STATIC_FOLDER
 
 
-def web_client_command(address: str, port: int, reached: str = "") -> list[str]:
+def web_client_command(address: str, port: int, reached: str = "", page: str = "") -> list[str]:
     """The Clowder client for one browser: joined to this host, asking the name once (it is
     kept in the browser's folder), creating tables only here. ``reached``: the address the
-    browser reached this machine at, which its screens show and tell friends."""
+    browser reached this machine at, which its screens show and tell friends. ``page``: the
+    page's host and port as the browser addressed it (its ``Host``, one of this host's own:
+    :meth:`WebGateway.known_host`), the player's way back (``--door=web:``): a browser has
+    no ``clowder join``, and its cookie goes to that name only."""
     command = [sys.executable, "-m", "tui", "join", f"{address}:{port}", "--only-this-host"]
     if reached and reached != address:
         command.append(f"--shown-as={reached}")
+    if page:
+        command.append(f"--door=web:{page}")
     return command
 
 
@@ -437,7 +442,8 @@ class SessionKind:
     per_address: PerAddress
     sessions: dict[str, BrowserSession]
     """Cookie digest -> that browser's session of this kind, while it has one."""
-    command: Callable[[Browser, str], Sequence[str]]
+    command: Callable[[Browser, str, str], Sequence[str]]
+    """The client's command for a browser, the address it reached and its page's host."""
     folder: Callable[[Browser], Path]
     opening_key: Callable[[str], str]
     """The key a browser of this kind is marked opening under (players: the digest)."""
@@ -459,7 +465,7 @@ class WebGateway:
         password: str | None = None,
         max_sessions: int = MAX_WEB_SESSIONS,
         log: Callable[[str], None] = print,
-        command: Callable[[Browser, str], Sequence[str]] | None = None,
+        command: Callable[[Browser, str, str], Sequence[str]] | None = None,
         per_address: int = WEB_PER_ADDRESS,
         shared: SharedBudget | None = None,
         header_timeout_s: float = HEADER_TIMEOUT_S,
@@ -479,10 +485,13 @@ class WebGateway:
         self.budget = SessionBudget(max_sessions)
         self.log = log
         self.command = command or (
-            lambda _browser, reached: web_client_command(game_address, game_port, reached)
+            lambda _browser, reached, page: web_client_command(
+                game_address, game_port, reached, page
+            )
         )
         """The client for a browser that reached this host at an address (its screens show
-        that address to tell friends)."""
+        that address to tell friends), on a page it addressed by a host name and port (the
+        player's way back)."""
         self.static = served_files()
         self.shared = shared
         """The host's one connection budget (every door's); ``None``: only this gateway's."""
@@ -533,7 +542,7 @@ class WebGateway:
             self.rooms,
             self.room_viewers,
             self.watching,
-            lambda _browser, reached: self.room_command(reached),
+            lambda _browser, reached, _page: self.room_command(reached),
             lambda _browser: self.folder / ROOM_FOLDER,
             lambda digest: f"room:{digest}",
             lambda peer: (
@@ -901,8 +910,12 @@ class WebGateway:
             )
             sockname = request.transport.get_extra_info("sockname") if request.transport else None
             reached = reached_address(str(sockname[0])) if sockname else ""
+            page = self.known_host(request) or ""  # checked by _known_only: never "" here
             client = WebSession(
-                kind.command(browser, reached), env=env, cwd=folder, output=websocket.send_bytes
+                kind.command(browser, reached, page),
+                env=env,
+                cwd=folder,
+                output=websocket.send_bytes,
             )
             await client.start()
         except BaseException as error:

@@ -47,6 +47,14 @@ def test_a_browser_s_client_shows_the_address_the_browser_reached() -> None:
     assert "--shown-as" not in " ".join(web_client_command("127.0.0.1", 7707, "127.0.0.1"))
 
 
+def test_a_browser_s_client_is_told_the_page_the_browser_opened_as_its_way_back() -> None:
+    """Issue 36, item 4: a browser's player was told ``clowder join 127.0.0.1:7707``; the
+    client is told the page's host as the browser addressed it (its cookie goes there)."""
+    command = web_client_command("127.0.0.1", 7707, "198.18.0.1", "box.local:8080")
+    assert command[-1] == "--door=web:box.local:8080"
+    assert "--door" not in " ".join(web_client_command("127.0.0.1", 7707, "198.18.0.1"))
+
+
 def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -64,7 +72,7 @@ async def started(tmp_path: Path, **settings: Any) -> WebGateway:
     os.environ["PYTHONPATH"] = env_root  # the stand-in client is a module of the tests
 
     settings.setdefault("log", lambda line: None)
-    settings.setdefault("command", lambda browser, reached: FAKE_CLIENT)
+    settings.setdefault("command", lambda browser, reached, page: FAKE_CLIENT)
     gateway = WebGateway(
         game_address="127.0.0.1",
         game_port=1,
@@ -430,7 +438,7 @@ async def test_pages_opened_at_once_by_one_browser_start_one_client(
 
     monkeypatch.setattr(WebSession, "start", slow_start)
 
-    def command(browser: Browser, reached: str) -> list[str]:
+    def command(browser: Browser, reached: str, page: str) -> list[str]:
         starts.append(browser.digest)
         return FAKE_CLIENT
 
@@ -608,7 +616,7 @@ async def test_a_client_that_cannot_start_is_one_log_line_not_a_traceback(
     and gives its place back."""
     lines: list[str] = []
     gateway = await started(
-        tmp_path, command=lambda browser, reached: ["/nonexistent/client"], log=lines.append
+        tmp_path, command=lambda browser, reached, page: ["/nonexistent/client"], log=lines.append
     )
     try:
         async with browser() as http:
