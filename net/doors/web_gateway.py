@@ -151,6 +151,15 @@ columns (a 1920x1080 screen: about 26 px, 123 x 36): the room screen's big layou
 (``tui.screens.room``), readable from across a room. ``?fontsize=N`` chooses instead."""
 CELL_RATIO: Final = (0.5625, 1.125)
 """A terminal cell's width and height per pixel of font size (xterm.js's monospace)."""
+PLAYER_COLUMNS: Final = 48
+"""The player's page makes its font smaller on a window narrower than this many columns at
+the chosen size (a phone held upright, 390 pixels: 41 columns at 16 px): the screens'
+narrow layouts are made for 48 columns (:data:`tui.styles.NARROW_BELOW`, the key lists'
+tests), and at 41 the dialogs and many lines were cut (issue 36, item 6)."""
+NARROW_CELL_WIDTH: Final = 0.6
+"""A cell's width per pixel of font size that the player's page counts on a narrow window:
+the monospace fonts' own (Courier New, Liberation Mono, DejaVu Sans Mono, Droid Sans Mono),
+over :data:`CELL_RATIO`'s, since xterm.js rounds a cell down to whole device pixels."""
 STATIC_FOLDER: Final = "static"
 ASK_PASSWORD: Final = "This Clowder host asks for a password."
 
@@ -318,6 +327,24 @@ ICON_LINK: Final = '<link rel="icon" type="image/png" href="/favicon.ico">'
 asks without one."""
 
 
+def _font_script(rows: int, columns: int, cell_width: float, largest: int) -> str:
+    """A script that sets the terminal's font size (in pixels, at most ``largest``, within
+    :data:`FONT_SIZES`) so that the window holds ``columns`` columns and ``rows`` rows
+    (0: any number) of cells ``cell_width`` by :data:`CELL_RATIO`'s height per pixel. It
+    runs before textual.js reads the size (at the window's load); nothing is fetched."""
+    low, high = FONT_SIZES
+    height = CELL_RATIO[1]
+    by_rows = f"innerHeight / ({rows} * {height})" if rows else "Infinity"
+    return f"""<script>
+(() => {{
+  const terminal = document.getElementById("terminal");
+  const size = Math.floor(Math.min({by_rows}, innerWidth / ({columns} * {cell_width})));
+  terminal.dataset.fontSize = String(Math.max({low}, Math.min({high}, {largest}, size)));
+}})();
+</script>
+"""
+
+
 PLAYER_ENDED: Final = (
     "Your Clowder session ended.<br>Reload the page to come back: your seats are kept."
 )
@@ -330,28 +357,19 @@ def page_html(
     *,
     title: str = "Clowder",
     fit: bool = False,
+    narrow: bool = False,
     ended: str = PLAYER_ENDED,
 ) -> str:
     """The page: textual-serve's terminal, full window, and a note (``ended``, HTML) for when
     the session ends. ``fit``: the font is sized to the window instead (the room page:
-    :data:`ROOM_ROWS`)."""
+    :data:`ROOM_ROWS`). ``narrow``: on a window too narrow for :data:`PLAYER_COLUMNS` at
+    ``font_size`` (a phone held upright) the font is made smaller, until they fit."""
     url = html.escape(websocket_url, quote=True)
-    low, high = FONT_SIZES
-    width, height = CELL_RATIO
-    # Runs before textual.js reads the size (at the window's load); nothing is fetched.
-    fitting = (
-        f"""<script>
-(() => {{
-  const terminal = document.getElementById("terminal");
-  const size = Math.floor(Math.min(innerHeight / ({ROOM_ROWS} * {height}),
-                                   innerWidth / ({ROOM_COLUMNS} * {width})));
-  terminal.dataset.fontSize = String(Math.max({low}, Math.min({high}, size)));
-}})();
-</script>
-"""
-        if fit
-        else ""
-    )
+    fitting = ""
+    if fit:
+        fitting = _font_script(ROOM_ROWS, ROOM_COLUMNS, CELL_RATIO[0], FONT_SIZES[1])
+    elif narrow:
+        fitting = _font_script(0, PLAYER_COLUMNS, NARROW_CELL_WIDTH, font_size)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -765,7 +783,7 @@ class WebGateway:
                 f"ws://{host}/room/ws", font, title="Clowder room", fit=not given, ended=ROOM_ENDED
             )
         else:
-            response.text = page_html(f"ws://{host}/ws", font)
+            response.text = page_html(f"ws://{host}/ws", font, narrow=not given)
         return response
 
     async def favicon(self, request: web.Request) -> web.Response:

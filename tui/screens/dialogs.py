@@ -28,6 +28,7 @@ from net.wire.text import clean_text, stand_in_name
 from tui.commands.address import parse_address
 from tui.config import BadName, clean_name
 from tui.screens.keys import KEYS_BINDING, show_keys
+from tui.styles import PHONE_BREAKPOINTS
 from tui.widgets.tickbox import TickBox
 
 
@@ -39,6 +40,8 @@ class Dialog(ModalScreen[Any]):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [KEYS_BINDING, Binding("escape", "cancel", "cancel")]
+    HORIZONTAL_BREAKPOINTS = PHONE_BREAKPOINTS
+    """``-narrow`` on a phone held upright: ``app.tcss`` lays some dialogs out for it."""
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -54,6 +54,15 @@ class ConnectionLine(TextLines):
     seats: reactive[tuple[dict[str, Any], ...]] = reactive(tuple)
     you: reactive[int | None] = reactive(None)
 
+    def watch_connected(self) -> None:
+        self.follow_height()
+
+    def watch_detail(self) -> None:
+        self.follow_height()
+
+    def watch_seats(self) -> None:
+        self.follow_height()
+
     def set_link(self, connected: bool, detail: str) -> None:
         self.connected = connected
         self.detail = detail

@@ -56,6 +56,14 @@ class TextLines(Widget):
         self._lines_for: tuple[object, ...] | None = None
         """The size and base style :attr:`_lines` were made for."""
 
+    def follow_height(self) -> None:
+        """Lay the screen out again if this widget's height follows its text
+        (``height: auto``: a phone's narrow layout wraps a long line), so a changed text
+        gets its rows; a fixed height (one line, at 80 columns) costs nothing more."""
+        height = self.styles.height
+        if height is not None and height.is_auto and self.is_mounted:
+            self.refresh(layout=True)
+
     def render_line(self, y: int) -> Strip:
         if not self.fast_lines or self.text_selection is not None:
             self._lines_for = None  # made again once the selection is over

@@ -24,6 +24,12 @@ class PromptLine(TextLines):
     text: reactive[str] = reactive("")
     error: reactive[str] = reactive("")
 
+    def watch_text(self) -> None:
+        self.follow_height()
+
+    def watch_error(self) -> None:
+        self.follow_height()
+
     def prompt(self, text: str) -> None:
         """Show ``text`` as the prompt; clears a shown error."""
         self.error = ""
