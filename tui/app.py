@@ -149,6 +149,7 @@ class ClowderApp(KeyGateApp[int]):
         player_folders: Path | None = None,
         ssh_key: str | None = None,
         ssh_door: int | None = None,
+        web_page: tuple[str, int] | None = None,
     ) -> None:
         super().__init__()
         self._bell_given = bell
@@ -177,6 +178,10 @@ class ClowderApp(KeyGateApp[int]):
         self.ssh_door = ssh_door if join is not None else None
         """``--door=ssh:PORT``: this player came in by the host's SSH gateway on ``PORT``;
         their way back is ``ssh -p PORT NAME@ADDRESS``, not ``clowder join``."""
+        self.web_page = web_page if join is not None else None
+        """``--door=web:HOST[:PORT]``: this player plays in a browser, at the host's web page
+        as their browser addressed it; their way back is that page, in that browser (a
+        browser has no ``clowder``, and its cookie goes to that name only)."""
         # A folder to be chosen by the name asked: nothing read from the stand-in's one.
         self.settings = Settings() if self.player_folders else Settings.load(config_dir)
         self.given_name = name
@@ -286,13 +291,17 @@ class ClowderApp(KeyGateApp[int]):
         return self.join_address[0]
 
     def way_back(self, host: str) -> str:
-        """What this player types to come back to the host ``host`` (``address:port``):
-        ``ssh -p PORT NAME@ADDRESS`` for an SSH gateway's player (with the address they
-        reached, and their own name: the folder that keeps their seats), else
-        ``clowder join HOST``."""
+        """What this player does to come back to the host ``host`` (``address:port``), by
+        the way they came: ``ssh -p PORT NAME@ADDRESS`` for an SSH gateway's player (with
+        the address they reached, and their own name: the folder that keeps their seats),
+        the page's address for a browser's player, else ``clowder join HOST``."""
         reached = self.reached_host
         joined = self.join_address
         key = f"{joined[0]}:{joined[1]}" if joined is not None else None  # as _sit keeps it
+        if host == key and self.web_page is not None:
+            from net.client.discovery import web_url
+
+            return f"open {web_url(*self.web_page)} again in this browser"
         if self.ssh_door is not None and reached is not None and host == key:
             from net.client.discovery import ssh_command
 

@@ -82,6 +82,7 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from net.doors.favicon import FAVICON
 from net.doors.guard import PerAddress, QuietLog, SharedBudget, Tries
 from net.doors.ssh_access import SessionBudget
 from net.doors.ssh_gateway import client_environment, reached_address
@@ -150,6 +151,15 @@ columns (a 1920x1080 screen: about 26 px, 123 x 36): the room screen's big layou
 (``tui.screens.room``), readable from across a room. ``?fontsize=N`` chooses instead."""
 CELL_RATIO: Final = (0.5625, 1.125)
 """A terminal cell's width and height per pixel of font size (xterm.js's monospace)."""
+PLAYER_COLUMNS: Final = 48
+"""The player's page makes its font smaller on a window narrower than this many columns at
+the chosen size (a phone held upright, 390 pixels: 41 columns at 16 px): the screens'
+narrow layouts are made for 48 columns (:data:`tui.styles.NARROW_BELOW`, the key lists'
+tests), and at 41 the dialogs and many lines were cut (issue 36, item 6)."""
+NARROW_CELL_WIDTH: Final = 0.6
+"""A cell's width per pixel of font size that the player's page counts on a narrow window:
+the monospace fonts' own (Courier New, Liberation Mono, DejaVu Sans Mono, Droid Sans Mono),
+over :data:`CELL_RATIO`'s, since xterm.js rounds a cell down to whole device pixels."""
 STATIC_FOLDER: Final = "static"
 ASK_PASSWORD: Final = "This Clowder host asks for a password."
 
@@ -170,13 +180,18 @@ def served_files() -> Path:
     return Path(textual_serve.__file__).resolve().parent / STATIC_FOLDER
 
 
-def web_client_command(address: str, port: int, reached: str = "") -> list[str]:
+def web_client_command(address: str, port: int, reached: str = "", page: str = "") -> list[str]:
     """The Clowder client for one browser: joined to this host, asking the name once (it is
     kept in the browser's folder), creating tables only here. ``reached``: the address the
-    browser reached this machine at, which its screens show and tell friends."""
+    browser reached this machine at, which its screens show and tell friends. ``page``: the
+    page's host and port as the browser addressed it (its ``Host``, one of this host's own:
+    :meth:`WebGateway.known_host`), the player's way back (``--door=web:``): a browser has
+    no ``clowder join``, and its cookie goes to that name only."""
     command = [sys.executable, "-m", "tui", "join", f"{address}:{port}", "--only-this-host"]
     if reached and reached != address:
         command.append(f"--shown-as={reached}")
+    if page:
+        command.append(f"--door=web:{page}")
     return command
 
 
@@ -283,6 +298,53 @@ def browser_digest(cookie: str) -> str:
     return hashlib.sha256(f"clowder-web\0{cookie}".encode()).hexdigest()[:24]
 
 
+KEYBOARD_SCRIPT: Final = """<script>
+(() => {
+  const input = () => document.querySelector("#terminal .xterm-helper-textarea");
+  const focus = () => {
+    const area = input();
+    if (area && document.activeElement !== area) area.focus({ preventScroll: true });
+  };
+  addEventListener("load", () => setTimeout(focus));
+  addEventListener("pageshow", focus);
+  addEventListener("focus", focus);
+  document.addEventListener("keydown", (event) => {
+    if (event.target !== input()) focus();
+  }, true);
+})();
+</script>
+"""
+"""Gives the terminal the keyboard: textual.js makes xterm's terminal at the window's load
+but never focuses it, so the focus stayed on the page's body and keys typed went nowhere
+until a click (issue 36, item 5). The terminal's input takes the focus once the page has
+loaded (after textual.js's own ``onload``, which made it), when the page is shown again
+and when its window gets the focus back; and a key pressed while the focus is elsewhere
+moves it there first, so the key's character still reaches the game (Chrome gives the key
+press to the element focused by then: only a first arrow or Esc is lost)."""
+
+ICON_LINK: Final = '<link rel="icon" type="image/png" href="/favicon.ico">'
+"""Every page names its icon (:mod:`net.doors.favicon`), served at the address a browser
+asks without one."""
+
+
+def _font_script(rows: int, columns: int, cell_width: float, largest: int) -> str:
+    """A script that sets the terminal's font size (in pixels, at most ``largest``, within
+    :data:`FONT_SIZES`) so that the window holds ``columns`` columns and ``rows`` rows
+    (0: any number) of cells ``cell_width`` by :data:`CELL_RATIO`'s height per pixel. It
+    runs before textual.js reads the size (at the window's load); nothing is fetched."""
+    low, high = FONT_SIZES
+    height = CELL_RATIO[1]
+    by_rows = f"innerHeight / ({rows} * {height})" if rows else "Infinity"
+    return f"""<script>
+(() => {{
+  const terminal = document.getElementById("terminal");
+  const size = Math.floor(Math.min({by_rows}, innerWidth / ({columns} * {cell_width})));
+  terminal.dataset.fontSize = String(Math.max({low}, Math.min({high}, {largest}, size)));
+}})();
+</script>
+"""
+
+
 PLAYER_ENDED: Final = (
     "Your Clowder session ended.<br>Reload the page to come back: your seats are kept."
 )
@@ -295,34 +357,26 @@ def page_html(
     *,
     title: str = "Clowder",
     fit: bool = False,
+    narrow: bool = False,
     ended: str = PLAYER_ENDED,
 ) -> str:
     """The page: textual-serve's terminal, full window, and a note (``ended``, HTML) for when
     the session ends. ``fit``: the font is sized to the window instead (the room page:
-    :data:`ROOM_ROWS`)."""
+    :data:`ROOM_ROWS`). ``narrow``: on a window too narrow for :data:`PLAYER_COLUMNS` at
+    ``font_size`` (a phone held upright) the font is made smaller, until they fit."""
     url = html.escape(websocket_url, quote=True)
-    low, high = FONT_SIZES
-    width, height = CELL_RATIO
-    # Runs before textual.js reads the size (at the window's load); nothing is fetched.
-    fitting = (
-        f"""<script>
-(() => {{
-  const terminal = document.getElementById("terminal");
-  const size = Math.floor(Math.min(innerHeight / ({ROOM_ROWS} * {height}),
-                                   innerWidth / ({ROOM_COLUMNS} * {width})));
-  terminal.dataset.fontSize = String(Math.max({low}, Math.min({high}, size)));
-}})();
-</script>
-"""
-        if fit
-        else ""
-    )
+    fitting = ""
+    if fit:
+        fitting = _font_script(ROOM_ROWS, ROOM_COLUMNS, CELL_RATIO[0], FONT_SIZES[1])
+    elif narrow:
+        fitting = _font_script(0, PLAYER_COLUMNS, NARROW_CELL_WIDTH, font_size)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)}</title>
+{ICON_LINK}
 <link rel="stylesheet" href="/static/css/xterm.css">
 <script src="/static/js/textual.js"></script>
 <style>
@@ -338,7 +392,7 @@ body.-closed .ended {{ display: flex; }}
 <div class="ended"><p>{ended}</p></div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{url}"
  data-font-size="{font_size}"></div>
-{fitting}</body>
+{fitting}{KEYBOARD_SCRIPT}</body>
 </html>
 """
 
@@ -367,6 +421,7 @@ def message_page(
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Clowder: {html.escape(title)}</title>
+{ICON_LINK}
 <style>body {{ background: #0c181f; color: #e8e8e8; font-family: monospace; padding: 2em; }}
 .problem {{ color: #ff8080; }} input, button {{ font: inherit; padding: .3em; }}</style>
 </head><body><h1>{html.escape(title)}</h1>{body}</body></html>
@@ -405,7 +460,8 @@ class SessionKind:
     per_address: PerAddress
     sessions: dict[str, BrowserSession]
     """Cookie digest -> that browser's session of this kind, while it has one."""
-    command: Callable[[Browser, str], Sequence[str]]
+    command: Callable[[Browser, str, str], Sequence[str]]
+    """The client's command for a browser, the address it reached and its page's host."""
     folder: Callable[[Browser], Path]
     opening_key: Callable[[str], str]
     """The key a browser of this kind is marked opening under (players: the digest)."""
@@ -427,7 +483,7 @@ class WebGateway:
         password: str | None = None,
         max_sessions: int = MAX_WEB_SESSIONS,
         log: Callable[[str], None] = print,
-        command: Callable[[Browser, str], Sequence[str]] | None = None,
+        command: Callable[[Browser, str, str], Sequence[str]] | None = None,
         per_address: int = WEB_PER_ADDRESS,
         shared: SharedBudget | None = None,
         header_timeout_s: float = HEADER_TIMEOUT_S,
@@ -447,10 +503,13 @@ class WebGateway:
         self.budget = SessionBudget(max_sessions)
         self.log = log
         self.command = command or (
-            lambda _browser, reached: web_client_command(game_address, game_port, reached)
+            lambda _browser, reached, page: web_client_command(
+                game_address, game_port, reached, page
+            )
         )
         """The client for a browser that reached this host at an address (its screens show
-        that address to tell friends)."""
+        that address to tell friends), on a page it addressed by a host name and port (the
+        player's way back)."""
         self.static = served_files()
         self.shared = shared
         """The host's one connection budget (every door's); ``None``: only this gateway's."""
@@ -501,7 +560,7 @@ class WebGateway:
             self.rooms,
             self.room_viewers,
             self.watching,
-            lambda _browser, reached: self.room_command(reached),
+            lambda _browser, reached, _page: self.room_command(reached),
             lambda _browser: self.folder / ROOM_FOLDER,
             lambda digest: f"room:{digest}",
             lambda peer: (
@@ -524,6 +583,7 @@ class WebGateway:
                 web.post("/login", self.login),
                 web.get("/ws", self.websocket),
                 web.get("/room/ws", self.room_websocket),
+                web.get("/favicon.ico", self.favicon),
                 web.static("/static", self.static, show_index=False, follow_symlinks=False),
             ]
         )
@@ -723,8 +783,17 @@ class WebGateway:
                 f"ws://{host}/room/ws", font, title="Clowder room", fit=not given, ended=ROOM_ENDED
             )
         else:
-            response.text = page_html(f"ws://{host}/ws", font)
+            response.text = page_html(f"ws://{host}/ws", font, narrow=not given)
         return response
+
+    async def favicon(self, request: web.Request) -> web.Response:
+        """The pages' icon: a browser asks for it at this address (a 404 was an error in
+        its console)."""
+        return web.Response(
+            body=FAVICON,
+            content_type="image/png",
+            headers={"Cache-Control": "max-age=86400", "X-Content-Type-Options": "nosniff"},
+        )
 
     async def login(self, request: web.Request) -> web.Response:
         browser = self._browser(request)
@@ -859,8 +928,12 @@ class WebGateway:
             )
             sockname = request.transport.get_extra_info("sockname") if request.transport else None
             reached = reached_address(str(sockname[0])) if sockname else ""
+            page = self.known_host(request) or ""  # checked by _known_only: never "" here
             client = WebSession(
-                kind.command(browser, reached), env=env, cwd=folder, output=websocket.send_bytes
+                kind.command(browser, reached, page),
+                env=env,
+                cwd=folder,
+                output=websocket.send_bytes,
             )
             await client.start()
         except BaseException as error:

@@ -11,6 +11,7 @@ lacks is reached too. Here, for every game's table and for the lobby, at 48 colu
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from tui.screens import rules
 from tui.screens.dialogs import NameDialog
 from tui.screens.keys import KeysScreen
 from tui.screens.rules import RulesScreen
+from tui.widgets.footer import TableFooter
 
 PHONE = (48, 40)
 
@@ -48,6 +50,9 @@ def offered(screen: Screen[Any]) -> dict[str, str]:
 
 def question_mark_fits(screen: Screen[Any]) -> bool:
     """The footer's ``?`` is drawn whole inside the screen's width."""
+    footers = screen.query(TableFooter)
+    if footers:
+        return [key.key for key in footers.first().drawn].count("question_mark") == 1
     keys = [key for key in screen.query(FooterKey) if key.key == "question_mark"]
     return len(keys) == 1 and keys[0].region.x >= 0 and keys[0].region.right <= PHONE[0]
 
@@ -100,3 +105,20 @@ async def test_question_mark_in_the_lobby_lists_its_keys_hidden_ones_too_and_doe
         await choose(pilot, keys, "rename")
         await pilot.pause()
         assert isinstance(app.screen, NameDialog)
+
+
+async def test_the_lobby_s_footer_draws_whole_keys_at_every_narrow_width() -> None:
+    """Issue 36, item 6: on a phone the lobby's footer ended in ``l learn a``, a key cut in
+    half read as one. At every width a phone may give, the footer draws whole keys only,
+    both ways it is drawn (its own lines, and Textual's from its text)."""
+    app = LobbyHarness()
+    async with app.run_test(size=(80, 30)) as pilot:
+        footer = app.lobby.query_one(TableFooter)
+        for width in range(40, 81):
+            await pilot.resize_terminal(width, 30)
+            await pilot.pause()
+            keys = {key.render().plain.strip() for key in footer.query(FooterKey)}
+            for line in (footer.render_line(0).text, footer.render().plain):
+                drawn = set(re.split(r"\s{2,}", line.strip()))
+                assert drawn <= keys, (width, line)
+            assert "? keys" in drawn and len(footer.drawn) == len(drawn)

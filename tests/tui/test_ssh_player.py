@@ -62,8 +62,11 @@ def test_clowder_join_takes_the_flags_the_ssh_gateway_passes(
     [
         (["--door=ssh:0"], "--door: ssh:PORT"),
         (["--door=ssh:70000"], "--door: ssh:PORT"),
-        (["--door=web:8080"], "--door: ssh:PORT"),
+        (["--door=ftp:21"], "--door: ssh:PORT"),
         (["--door=ssh"], "--door: ssh:PORT"),
+        (["--door=web:"], "or web:HOST[:PORT]"),
+        (["--door=web:a b:8080"], "or web:HOST[:PORT]"),
+        (["--door=web:box:99999"], "or web:HOST[:PORT]"),
         (["--ask-name="], "--ask-name: a user name"),
         (["--ask-name=a\x1b[2Jb"], "--ask-name: a user name"),
         (["--ask-name=you", "--name=Ann"], "one or the other"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from pathlib import Path
 
 from net.wire.text import unsafe_char
@@ -51,20 +52,40 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--door",
-        metavar="ssh:PORT",
+        metavar="ssh:PORT|web:HOST[:PORT]",
         help="how the player came in: ssh:PORT, the host's SSH gateway, so their way back"
-        " is ssh -p PORT NAME@HOST",
+        " is ssh -p PORT NAME@HOST; web:HOST[:PORT], the host's web page at the address in"
+        " the player's browser, so their way back is that page",
     )
 
 
-def ssh_door(text: str | None) -> int | None:
-    """The port of ``--door=ssh:PORT``; :class:`ValueError` saying what is wrong."""
+DOOR_FORMS = "ssh:PORT with a port from 1 to 65535, or web:HOST[:PORT]"
+
+
+@dataclass(frozen=True)
+class Door:
+    """How a gateway's player came in (``--door``): their way back is the same way."""
+
+    ssh: int | None = None
+    """``ssh:PORT``: the host's SSH gateway's port."""
+    web: tuple[str, int] | None = None
+    """``web:HOST[:PORT]``: the host's web page, as the player's browser addressed it (the
+    browser's cookie, which is the player, goes to that name only)."""
+
+
+def door(text: str | None) -> Door:
+    """What ``--door`` says; :class:`ValueError` saying what is wrong."""
     if text is None:
-        return None
-    kind, _, port = text.partition(":")
-    if kind != "ssh" or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"--door: ssh:PORT with a port from 1 to 65535, not {text!r}")
-    return int(port)
+        return Door()
+    kind, _, rest = text.partition(":")
+    if kind == "ssh" and rest.isascii() and rest.isdigit() and 0 < int(rest) < 65536:
+        return Door(ssh=int(rest))
+    if kind == "web" and rest:
+        try:
+            return Door(web=parse_address(rest, default_port=80))
+        except BadAddress:
+            pass
+    raise ValueError(f"--door: {DOOR_FORMS}, not {text!r}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         shown = address_text(shown_host, shown_port)
     name = checked_name(PROG, args.name)
     try:
-        door = ssh_door(args.door)
+        came_by = door(args.door)
     except ValueError as error:
         raise UsageError(f"{PROG}: {error}") from None
     ask = args.ask_name
@@ -106,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
         ask_name=ask,
         player_folders=args.player_folders,
         ssh_key=args.ssh_key,
-        ssh_door=door,
+        ssh_door=came_by.ssh,
+        web_page=came_by.web,
     )
     return run_app(app)

@@ -12,9 +12,10 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from tui.screens.dialogs import Dialog
+from tui.widgets.footer import TableFooter
 
 END_KEYS = (
     ("y", "end the game and quit (it is not kept)"),
@@ -37,7 +38,7 @@ class EndGameDialog(Dialog):
             yield Label("Quit while the game is on?")
             for key, text in END_KEYS:
                 yield Static(f"  {key}  {text}")
-        yield Footer()
+        yield TableFooter()
 
     def action_end(self) -> None:
         self.dismiss("end")

@@ -12,9 +12,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from tui.screens.keys import KEYS_BINDING, show_keys
+from tui.widgets.footer import TableFooter
 
 
 class InfoScreen(ModalScreen[None]):
@@ -40,7 +41,7 @@ class InfoScreen(ModalScreen[None]):
             yield Static(self.heading, id="info-title")
             with VerticalScroll(id="info-scroll"):
                 yield Static(self.text, id="info-body", markup=False)
-        yield Footer()
+        yield TableFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -10,9 +10,10 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
 
 from tui.screens.dialogs import Dialog
+from tui.widgets.footer import TableFooter
 
 CHOICES = (
     ("l", "for_now", "leave for now: your seat waits (the others see you stepped away)"),
@@ -45,7 +46,7 @@ class LeaveDialog(Dialog):
             if self.back_by:
                 yield Static(f"Back later: {self.back_by}", classes="hint")
             yield Static("", id="problem", classes="error")
-        yield Footer()
+        yield TableFooter()
 
     def action_choose(self, choice: str) -> None:
         self.dismiss(choice)

@@ -21,12 +21,13 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.wire.text import clean_text
 from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.styles import NARROW_BELOW, PHONE_BREAKPOINTS, TCSS_DIR
+from tui.widgets.footer import TableFooter
 from tui.widgets.wins import HostWins
 
 if TYPE_CHECKING:
@@ -254,7 +255,7 @@ class LobbyScreen(Screen[None]):
                 yield DataTable(id="tables", cursor_type="row", zebra_stripes=False)
                 yield HostWins(id="host-wins")
         yield Static(self._shown_status, id="lobby-status")
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         self._ready = True

@@ -19,11 +19,12 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from net.store.night import tonight_lines
 from net.wire.text import clean_text
 from tui.screens.keys import KEYS_BINDING, show_keys
+from tui.widgets.footer import TableFooter
 
 ANSWER_MARKS = {"yes": "✓", "no": "✗", "waiting": "…"}
 
@@ -139,7 +140,7 @@ class ResultsScreen(Screen[str]):
             with Vertical(id="results-evening"):
                 yield self._again_line
                 yield self._tonight_line
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         self._ready = True

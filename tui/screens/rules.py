@@ -9,9 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown
+from textual.widgets import Markdown
 
 from tui.screens.keys import KEYS_BINDING, show_keys
+from tui.widgets.footer import TableFooter
 
 
 def rules_markdown(title: str, rules: str, assumptions: Sequence[str]) -> str:
@@ -43,7 +44,7 @@ class RulesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="rules"):
             yield Markdown(self.page)
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         self.query_one("#rules").focus()

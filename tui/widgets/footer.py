@@ -1,4 +1,5 @@
-"""The tables' footer: the keys offered now, drawn as one line that changes in place.
+"""The tables' footer (and the lobby's and dialogs'): the keys offered now, drawn as one
+line that changes in place, with as many whole keys as fit.
 
 Textual's ``Footer`` makes all its keys again whenever the screen's bindings
 change: it removes every key widget, mounts new ones (each styled from the
@@ -105,37 +106,38 @@ class TableFooter(Footer, TextLines):
         return [child for child in self.children if isinstance(child, FooterKey)]
 
     def render(self) -> Text:
-        """The keys offered, each as its widget draws itself, and its margin after it."""
+        """The keys offered, each as its widget draws itself, and its margin after it: as
+        many whole keys as fit (the rest are in ``?``'s list)."""
         line = Text(no_wrap=True, overflow="crop")
         spans: list[tuple[int, int, FooterKey]] = []
-        count = len(self._shown or [])
-        for key in self._keys()[:count]:
-            if not key.is_mounted:
-                continue
+        width = self.size.width
+        for key in self._drawn_keys():
+            drawn = key.render()
+            if line.cell_len + drawn.cell_len > width:
+                break  # no key cut in half: "l learn a" read as a key of its own
             start = line.cell_len
-            line.append_text(key.render())
+            line.append_text(drawn)
             spans.append((start, line.cell_len, key))
             line.append(" " * key.styles.margin.right)
         self._spans = spans
-        width = self.size.width
         if line.cell_len > width:
-            line.truncate(width)  # Footer scrolls, without a bar: the rest is out of sight
+            line.truncate(width)  # only the last key's margin
         return line
 
     def _make_lines(self, base: Style) -> list[Strip] | None:
         """The line as ``Footer`` draws it: each key as its widget draws itself, then its
         margin in the footer's background alone (no colour of its own), as Textual fills a
-        margin."""
-        count = len(self._shown or [])
+        margin; as many whole keys as fit, as :meth:`render`."""
         margin = base.background_style.rich_style
         console = self.app.console
+        width = self.size.width
         segments: list[Segment] = []
         spans: list[tuple[int, int, FooterKey]] = []
         x = 0
-        for key in self._keys()[:count]:
-            if not key.is_mounted:
-                continue
+        for key in self._drawn_keys():
             drawn = line_strip(key.render(), base, 0, console)
+            if x + drawn.cell_length > width:
+                break
             segments.extend(drawn)
             spans.append((x, x + drawn.cell_length, key))
             x += drawn.cell_length
@@ -143,7 +145,18 @@ class TableFooter(Footer, TextLines):
                 segments.append(Segment(" " * key.styles.margin.right, margin))
                 x += key.styles.margin.right
         self._spans = spans
-        return [Strip(segments).crop(0, self.size.width)]
+        return [Strip(segments).crop(0, width)]
+
+    @property
+    def drawn(self) -> list[FooterKey]:
+        """The keys drawn on the line now, each whole, left to right (the rest did not fit,
+        or are not offered)."""
+        return [key for _start, _end, key in self._spans]
+
+    def _drawn_keys(self) -> list[FooterKey]:
+        """The key widgets of the keys offered now, in order (mounted ones: drawn)."""
+        count = len(self._shown or [])
+        return [key for key in self._keys()[:count] if key.is_mounted]
 
     def on_mouse_down(self, event: events.MouseDown) -> None:
         for start, end, key in self._spans:

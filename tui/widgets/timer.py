@@ -23,7 +23,11 @@ URGENT_S = 3.0
 
 
 class Countdown(Widget):
-    """``⏱ 7s ███████░░░``; hidden when no deadline is set."""
+    """``7s ███████░░░``; hidden when no deadline is set.
+
+    No clock sign before the seconds: the stopwatch (U+23F1) is in neither DejaVu nor
+    Liberation (the fonts a Debian browser or terminal draws with), only in emoji fonts, so
+    a browser without one drew an empty box there (issue 36, item 10)."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"countdown--urgent"}
 
@@ -80,6 +84,6 @@ class Countdown(Widget):
         # Bold here, not in the widget's style: a stopped bar that keeps its place is blank,
         # not bold blanks.
         style = self.get_component_rich_style("countdown--urgent") if left < URGENT_S else "bold"
-        out = Text(f"⏱ {left:>2.0f}s ", style=style)
+        out = Text(f"{left:>2.0f}s ", style=style)
         out.append("█" * filled + "░" * (BAR_WIDTH - filled), style=style)
         return out

@@ -21,11 +21,14 @@ import aiohttp
 import pytest
 
 from net.core.limits import HostLimits
+from net.doors.favicon import FAVICON
 from net.doors.web_gateway import (
     COOKIE,
+    ICON_LINK,
     Browser,
     WebGateway,
     browser_digest,
+    page_html,
     too_deep,
     web_client_command,
 )
@@ -42,6 +45,14 @@ def test_a_browser_s_client_shows_the_address_the_browser_reached() -> None:
     command = web_client_command("127.0.0.1", 7707, "198.18.0.1")
     assert command[-3:] == ["127.0.0.1:7707", "--only-this-host", "--shown-as=198.18.0.1"]
     assert "--shown-as" not in " ".join(web_client_command("127.0.0.1", 7707, "127.0.0.1"))
+
+
+def test_a_browser_s_client_is_told_the_page_the_browser_opened_as_its_way_back() -> None:
+    """Issue 36, item 4: a browser's player was told ``clowder join 127.0.0.1:7707``; the
+    client is told the page's host as the browser addressed it (its cookie goes there)."""
+    command = web_client_command("127.0.0.1", 7707, "198.18.0.1", "box.local:8080")
+    assert command[-1] == "--door=web:box.local:8080"
+    assert "--door" not in " ".join(web_client_command("127.0.0.1", 7707, "198.18.0.1"))
 
 
 def alive(pid: int) -> bool:
@@ -61,7 +72,7 @@ async def started(tmp_path: Path, **settings: Any) -> WebGateway:
     os.environ["PYTHONPATH"] = env_root  # the stand-in client is a module of the tests
 
     settings.setdefault("log", lambda line: None)
-    settings.setdefault("command", lambda browser, reached: FAKE_CLIENT)
+    settings.setdefault("command", lambda browser, reached, page: FAKE_CLIENT)
     gateway = WebGateway(
         game_address="127.0.0.1",
         game_port=1,
@@ -261,6 +272,24 @@ async def test_a_password_is_asked_once_and_a_wrong_one_refused(tmp_path: Path) 
         await gateway.close()
 
 
+async def test_every_page_names_its_icon_and_it_is_served_before_any_password(
+    tmp_path: Path,
+) -> None:
+    """Issue 36, item 10: a browser asked for /favicon.ico and got a 404. The icon is
+    served to anyone (a browser asks for it on the password page too), as a PNG."""
+    gateway = await started(tmp_path, password="tabby")
+    try:
+        async with browser() as http:
+            async with http.get(base(gateway) + "/") as page:
+                assert ICON_LINK in await page.text()  # the password page
+            async with http.get(base(gateway) + "/favicon.ico") as icon:
+                assert icon.status == 200 and icon.content_type == "image/png"
+                assert await icon.read() == FAVICON
+        assert ICON_LINK in page_html("ws://h:1/ws", 16)
+    finally:
+        await gateway.close()
+
+
 async def test_the_player_quitting_ends_the_page_s_session(gateway: WebGateway) -> None:
     async with browser() as http:
         await http.get(base(gateway) + "/")
@@ -409,7 +438,7 @@ async def test_pages_opened_at_once_by_one_browser_start_one_client(
 
     monkeypatch.setattr(WebSession, "start", slow_start)
 
-    def command(browser: Browser, reached: str) -> list[str]:
+    def command(browser: Browser, reached: str, page: str) -> list[str]:
         starts.append(browser.digest)
         return FAKE_CLIENT
 
@@ -587,7 +616,7 @@ async def test_a_client_that_cannot_start_is_one_log_line_not_a_traceback(
     and gives its place back."""
     lines: list[str] = []
     gateway = await started(
-        tmp_path, command=lambda browser, reached: ["/nonexistent/client"], log=lines.append
+        tmp_path, command=lambda browser, reached, page: ["/nonexistent/client"], log=lines.append
     )
     try:
         async with browser() as http:

@@ -512,7 +512,7 @@ class KittenTable(TableScreen[KittenView]):
         Binding("g", "fish", "go fish"),
         Binding("0", "digit(0)", "count", key_display="0-9"),
         *(Binding(str(n), f"digit({n})", "count", show=False) for n in range(1, 10)),
-        Binding("backspace", "erase", "erase", key_display="⌫"),
+        Binding("backspace", "erase", "erase", key_display="bksp"),
         Binding("up", "count(1)", "+1/-1", key_display="↑↓"),
         Binding("down", "count(-1)", "+1/-1", show=False),
         Binding("up", "target(-1)", "player", key_display="↑↓"),
@@ -1069,7 +1069,7 @@ class KittenTable(TableScreen[KittenView]):
                 mine = count_hand(list(view["hand"] or []), self.thing).adds
                 likely = round(expected(view, self.thing))
                 head.append(f"  you hold {mine}, ~{likely} likely in all", style=look("muted"))
-            head.append(" · type 0-9 ⌫ or ↑↓", style=look("muted"))
+            head.append(" · type 0-9 or ↑↓", style=look("muted"))
         else:
             target = name_of(view, self.target)
             plural = THING_WORDS[self.thing][1]

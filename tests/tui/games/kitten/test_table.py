@@ -211,7 +211,7 @@ async def test_the_bid_bar_s_keys_are_in_its_footer_its_key_list_and_the_bar() -
             for active in table.active_bindings.values()
             if active.binding.show and active.enabled
         }
-        assert footer["0-9"] == "count" and footer["⌫"] == "erase" and footer["←→"] == "thing"
+        assert footer["0-9"] == "count" and footer["bksp"] == "erase" and footer["←→"] == "thing"
         assert "bid!" in footer.values() and "cancel" in footer.values()
         lines = {line.label: line.description for line in key_lines(table)}
         assert lines["0-9"] == "count"
