@@ -699,7 +699,12 @@ async def test_authorized_keys_access(tmp_path: Path) -> None:
 
 
 async def test_the_session_budget_refuses_politely_and_frees_up(tmp_path: Path) -> None:
-    async with gateway(tmp_path, max_sessions=1) as ssh, ssh.connect("ann") as conn:
+    # The refused player's connection stays open for the next try: under load the first
+    # player's leaving can take longer than the 5 s a connection may stay without a session.
+    async with (
+        gateway(tmp_path, max_sessions=1, session_timeout_s=WAIT_S) as ssh,
+        ssh.connect("ann") as conn,
+    ):
         first = await open_terminal(conn)
         await first.wait_for("size 80x24")
         async with ssh.connect("bea") as other:
