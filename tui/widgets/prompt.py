@@ -12,15 +12,19 @@ from tui.widgets.look import component_style
 
 
 class PromptLine(TextLines):
-    """One line. An error (``! You must follow red``) stays until the next prompt replaces it.
+    """A line, or up to three. An error (``! You must follow red``) stays until the next
+    prompt replaces it.
 
-    A table whose stylesheet gives it ``height: auto`` (Black Cat's) lets a long text wrap
-    onto more rows rather than be cut at the screen's edge."""
+    A text longer than the line (a refusal in the engine's words, a long name in a prompt,
+    a phone's 48 columns) wraps onto a second and a third row rather than being cut at the
+    screen's edge, at every table; the table's board gives up those rows meanwhile (each
+    game keeps its essential parts whole: ``TableScreen.essential``). A stylesheet may
+    still fix its height (``height: 1``): then it is cut, as any line."""
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {"prompt--error"}
 
     DEFAULT_CSS = """
-    PromptLine { height: 1; text-style: bold; }
+    PromptLine { height: auto; max-height: 3; text-style: bold; }
     PromptLine > .prompt--error { color: $error; text-style: bold; }
     """
 

@@ -278,6 +278,7 @@ class CatchyTable(TableScreen[CatchyView]):
     """
     """Here, not in ``catchy.tcss``: a screen's CSS file comes after its first view is drawn."""
     game = "catchy"
+    essential = ("#track", "#trick", "#hand")
 
     # Each key is offered only when it does something now (check_action): digits name a
     # course card while you swap the Starting card, a card of your hand on your turn.

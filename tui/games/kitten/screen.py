@@ -617,6 +617,7 @@ class KittenTable(TableScreen[KittenView]):
     look_names = LOOKS
     look_paints_background = True
     game = "kitten"
+    essential = ("#bid-row", "#hand")
 
     @staticmethod
     def card_label(card: str) -> str:

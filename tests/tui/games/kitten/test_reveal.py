@@ -17,6 +17,7 @@ import pytest
 from engine.bots import make_bot
 from engine.games.kitten.rules import CHALLENGE, GAME, PURRFECT, KittenView
 from tests.tui.games.kitten.test_table import DAN_BIDS, drawn, harness, kitten_view
+from tests.tui.harness import flat
 from tui.games.kitten.screen import (
     RevealScreen,
     change_words,
@@ -24,11 +25,6 @@ from tui.games.kitten.screen import (
     hand_adds_words,
     verdict,
 )
-
-
-def flat(text: str) -> str:
-    """``text`` with every run of spaces and line breaks as one space (wrapping's way)."""
-    return " ".join(text.split())
 
 
 def box_rows(app: Any, screen: RevealScreen) -> list[str]:
