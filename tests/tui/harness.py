@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual.widget import Widget
+
 from engine.bots import make_bot
 from engine.games.blackcat import rules as blackcat
 from engine.games.blackcat.scoring import full_deck
@@ -70,6 +72,29 @@ def blackcat_view(
         state, _ = game.apply(state, taker, action, 0.0)
     view: dict[str, Any] = game.view(state, seat)
     return view
+
+
+def flat(text: str) -> str:
+    """``text`` with every run of spaces and line breaks as one space (wrapping's way)."""
+    return " ".join(text.split())
+
+
+def shown_in(app: KeyGateApp[None], widget: Widget) -> str:
+    """What ``widget`` shows on the screen on top, its rows joined (:func:`flat`)."""
+    update = app.screen._compositor.render_full_update()
+    rows = ["".join(strip.text for strip in row) for row in update.strips]
+    region = widget.content_region
+    return flat(" ".join(row[region.x : region.right] for row in rows[region.y : region.bottom]))
+
+
+async def shown_whole(pilot: Any, app: KeyGateApp[None], widget: Widget, text: str) -> bool:
+    """Whether ``text`` is on screen whole in ``widget`` (waiting, a while under load, for
+    the layout a wrapped line asks for)."""
+    for _ in range(20):
+        await pilot.pause()
+        if flat(text) in shown_in(app, widget):
+            return True
+    return False
 
 
 class TableHarness(KeyGateApp[None]):

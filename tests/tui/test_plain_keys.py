@@ -51,8 +51,6 @@ NO_PLAIN_KEY: dict[tuple[str, str], str] = {
     ("ReplayScreen", "close_jump"): "Enter on the empty move box closes it",
     ("ReplayScreen", "go"): "home/end: g then a number goes to any move (0 the first)",
     ("RevealScreen", "close"): "any key closes it (its on_key), as its hint says",
-    ("CatchyTable", "cancel"): "Esc takes the highlight off the course after s; 1-3 swap with "
-    "or without it",
 }
 """(class, action) -> why that action needs no plain key of its own: a plain way that is not
 a binding, or nothing lost without it. ``*`` is any class."""
@@ -209,6 +207,33 @@ async def test_black_cat_takes_back_a_call_with_a_plain_key_for_phone_keyboards(
         assert calling == [True, False] and offered == [None, "cancel", None]
         await pilot.press("c")  # a first c again, not the second
         assert app.actions == []
+
+
+async def test_catchy_cancels_a_swap_with_a_plain_key_for_phone_keyboards() -> None:
+    """Issue 36, item 2: after ``s`` the swap waited for a digit and only Esc took it back:
+    ``x`` does, offered in the footer, the prompt and ``?`` while a digit is awaited."""
+    from tests.tui.harness import TableHarness, catchy_view
+    from tui.games.catchy.screen import CatchyTable
+    from tui.widgets.prompt import PromptLine
+
+    app = TableHarness(catchy_view(0), presence=[], screen=CatchyTable)  # Ann swaps
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.table
+        assert isinstance(table, CatchyTable)
+        offered = [footer_offers(table).get("x")]
+        await pilot.press("s")
+        swapping = [table.swapping]
+        offered.append(footer_offers(table).get("x"))
+        assert "x cancels" in str(table.query_one(PromptLine).render())
+        assert key_list_keys(table, "cancel")[0] == "x"
+        await pilot.press("x")
+        swapping.append(table.swapping)
+        offered.append(footer_offers(table).get("x"))
+        assert swapping == [True, False] and offered == [None, "cancel", None]
+        assert "x cancels" not in str(table.query_one(PromptLine).render())
+        assert app.actions == []
+        await pilot.press("2")  # the digits still swap without s
+        assert app.actions == [{"type": "swap", "course": 1}]
 
 
 def test_every_game_s_results_name_the_plain_key_back_to_the_table() -> None:

@@ -130,6 +130,11 @@ class TableScreen(Screen[None], Generic[V]):
     rules_text: ClassVar[str] = ""
     """The rules in short (Markdown); the engine's assumptions follow them. A game's screen
     gets them from ``rules.md`` in its folder (:meth:`__init_subclass__`)."""
+    essential: ClassVar[tuple[str, ...]] = ()
+    """The board's parts (selectors) a player needs whole to play: the hand, the cards out.
+    The prompt line grows to three rows for a long notice (:class:`PromptLine`) and takes
+    them from the rest (the log, spare rows); the tests keep these whole while it does, at
+    80x24 and at a phone's 48 columns."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Fill in what a game's screen would otherwise copy, from its ``game`` and folder.
@@ -494,9 +499,9 @@ class TableScreen(Screen[None], Generic[V]):
         goes) is drawn again; a pile's cards, a track and a title are made for its width.
         (Not when only its height changed: a prompt that takes a second row does that.)"""
         if self.view is not None and self._laid_out_width() != self._drawn_for:
-            self.call_later(self._redraw)
+            self.call_later(self._draw_for_width)
 
-    def _redraw(self) -> None:
+    def _draw_for_width(self) -> None:
         """Draw the view again, every panel built afresh (they were built for another width)."""
         view = self.view
         if not self._ready or view is None or not self.is_attached:

@@ -196,6 +196,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
     look_names = LOOKS
     look_paints_background = True
     game = "blackcat"
+    essential = ("#top-card", "#pile-0", "#pile-1", "#others")
     rings_at_reveal = True  # a card turned: everyone may grab it
     claimed_word = "grabbed"
 
@@ -234,8 +235,9 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
                     yield Panel(id="top-info")
                 yield Panel(id="pile-0", classes="pile mine")
                 yield Panel(id="pile-1", classes="pile mine")
-                yield Panel(LEGEND, id="legend", classes="mine")
                 yield Panel(id="others")
+                # Last: what a long notice's rows take first (its blank row, then it).
+                yield Panel(LEGEND, id="legend", classes="mine")
             with Vertical(id="side"):
                 yield Scoreboard(id="scores")
                 yield Static("Grabs", id="log-title")

@@ -29,8 +29,9 @@ from tui.widgets.prompt import PromptLine
 from tui.widgets.scores import Scoreboard, ScoreLine
 from tui.you import YOU, Ours, capital
 
-DIMMED_NOTE = "x: not playable now"
-"""How the hand's label explains the ``x`` on the bottom edge of a greyed card."""
+DIMMED_NOTE = "─x─: not playable now"
+"""How the hand's label explains the ``x`` on the bottom edge of a greyed card (drawn as on
+the edge, so that it does not read as the ``x`` key, which cancels a swap)."""
 
 CAT_MARK = "^.^"
 """Odd cards show a cat (it matters: two odd cards flip the cat)."""
@@ -280,6 +281,7 @@ class CatchyTable(TableScreen[CatchyView]):
     """
     """Here, not in ``catchy.tcss``: a screen's CSS file comes after its first view is drawn."""
     game = "catchy"
+    essential = ("#track", "#trick", "#hand")
 
     # Each key is offered only when it does something now (check_action): digits name a
     # course card while you swap the Starting card, a card of your hand on your turn.
@@ -293,6 +295,7 @@ class CatchyTable(TableScreen[CatchyView]):
         Binding("1", "number(1)", "card", key_display="1-7"),
         *(Binding(str(n), f"number({n})", "card", show=False) for n in range(2, 10)),
         Binding("s", "swap", "swap", show=False),  # then 1-3: the digits alone do it too
+        Binding("x", "cancel", "cancel"),  # a plain key: Esc is slow over SSH, off a phone's
         Binding("escape", "cancel", "cancel", show=False),
     ]
 
@@ -488,7 +491,7 @@ class CatchyTable(TableScreen[CatchyView]):
             return f"{who(view, turn)} to play..."
         if phase == "swap":
             if self.swapping:
-                return "Swap: which course card, 1, 2 or 3? (escape cancels)"
+                return "Swap: which course card, 1, 2 or 3? x cancels"
             return "You hold the Starting card: press 1, 2 or 3 to swap it for that course card"
         trick = view["trick"]
         if trick:
@@ -508,7 +511,7 @@ class CatchyTable(TableScreen[CatchyView]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Each play key only while it does something: the swap keys for the Starting card's
-        holder during the swap (escape while ``s`` waits for a digit), the hand's keys on
+        holder during the swap (``x`` or Esc while ``s`` waits for a digit), the hand's keys on
         your turn in play (a digit only for a card you hold)."""
         allowed = super().check_action(action, parameters)
         if not allowed or action not in self.PLAY_ACTIONS:
@@ -525,7 +528,7 @@ class CatchyTable(TableScreen[CatchyView]):
         return True
 
     def watch_swapping(self) -> None:
-        self.refresh_bindings()  # escape cancels only while a digit is awaited
+        self.refresh_bindings()  # x (or Esc) cancels only while a digit is awaited
 
     def _my_turn(self, phase: str) -> bool:
         view = self.view

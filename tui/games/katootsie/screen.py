@@ -157,6 +157,7 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
 
     look_names = LOOKS
     game = "katootsie"
+    essential = ("#stage", "#answer-row")
     rings_at_reveal = True  # a letter turned: everyone may answer
     claimed_word = "answered"
 

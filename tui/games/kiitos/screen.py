@@ -249,6 +249,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
 
     look_names = LOOKS
     game = "kiitos"
+    essential = ("#table", "#target", "#hand", "#word")
     claimed_word = "challenged"
 
     leave_key: ClassVar[str] = "<"

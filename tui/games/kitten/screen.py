@@ -20,12 +20,14 @@ thing's letter (``h`` hats, ``o`` bow ties, ``l`` glasses, ``u`` blue, ``e``
 red, ``n`` green) picks the accessory or colour, enter bids, ``x`` (or Esc)
 cancels. Go Fish (``g``) opens the same bar for a player and a thing. Each
 challenge or Purrfect opens the full reveal over the table until a key is
-pressed; ``v`` shows it again.
+pressed (a watcher's, a spectator's or an out player's, closes by itself once the table
+has moved on, or shows the newest call); ``v`` shows it again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
@@ -38,7 +40,9 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Digits, Footer, Static
 
 from engine.games.kitten.cards import (
@@ -340,15 +344,16 @@ def card_gap(count: int, width: int) -> int | None:
 # The reveal ----------------------------------------------------------------------------
 
 
-def wrap_chips(pieces: Sequence[Text], width: int) -> Text:
-    """One-line cards side by side, broken between cards (never inside one) at ``width``."""
-    out = Text()
-    used = 0
+def wrap_chips(pieces: Sequence[Text], width: int, indent: str = "") -> Text:
+    """One-line cards side by side, broken between cards (never inside one) at ``width``,
+    each line after ``indent``."""
+    out = Text(indent)
+    used = len(indent)
     for piece in pieces:
-        if used and used + 1 + len(piece) > width:
-            out.append("\n")
-            used = 0
-        elif used:
+        if used > len(indent) and used + 1 + len(piece) > width:
+            out.append("\n" + indent)
+            used = len(indent)
+        elif used > len(indent):
             out.append(" ")
             used += 1
         out.append_text(piece)
@@ -356,27 +361,45 @@ def wrap_chips(pieces: Sequence[Text], width: int) -> Text:
     return out
 
 
-REVEAL_WIDTH = 70
-"""The reveal's width inside its box (78 cells less border, padding and a scrollbar)."""
+WATCHER_READS_S = 6.0
+"""A watcher's reveal stays this long at least before it closes by itself (the next round's
+first bid can come within a second, from a bot)."""
+REVEAL_BOX = 78
+"""The reveal box's width (``#reveal-box`` in ``kitten.tcss``), or the screen's if narrower."""
+REVEAL_FRAME = 6
+"""The box's cells around its body: border 2, padding 2, the scroll bar's gutter 2."""
+REVEAL_WIDTH = REVEAL_BOX - REVEAL_FRAME
+"""The reveal's width inside its box at 80 columns."""
 NAME_WIDTH = 12
+COLUMN_GAPS = 6
+"""Cells the reveal's table puts between its three columns (padding and a divider each)."""
 
 
-def reveal_body(
-    view: KittenView, reveal: RevealView, look: Look = PLAIN, width: int = REVEAL_WIDTH
-) -> RenderableType:
-    """The whole reveal: each hand and what it added, the flip, the total, who lost or gained."""
+def moved_on(view: KittenView, round_: int) -> bool:
+    """Whether the table has gone on past round ``round_``'s call: a move made in a later
+    round, or the game over. (The next round is dealt with the call itself: its deal alone
+    is not moving on.)"""
+    if view["phase"] == "over":
+        return True
+    return view["round"] > round_ and bool(view["bids"] or view["played"])
+
+
+def reveal_width(screen_width: int) -> int:
+    """The reveal body's width on a screen ``screen_width`` columns wide (a phone's 48: 42)."""
+    return max(20, min(REVEAL_BOX, screen_width) - REVEAL_FRAME)
+
+
+RevealRow = tuple[Text, list[Text], Text]
+"""A line of the reveal: who (or ``Flipped``, ``Total``), the cards, what they add."""
+
+
+def reveal_rows(view: KittenView, reveal: RevealView, look: Look = PLAIN) -> list[RevealRow]:
+    """Each hand and what it added, the flip and the total (cards as one-line chips)."""
     thing = reveal["bid"]["thing"]
-    plural = THING_WORDS[thing][1]
-    adds = [hand_adds_words(hand) for hand in reveal["hands"]]
-    adds_width = max(len(plural), len(flip_words(reveal)), *(len(words) for words in adds))
-    room = max(12, width - NAME_WIDTH - adds_width - 4)
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
-    table.add_column("Player", no_wrap=True, width=NAME_WIDTH)
-    table.add_column("Cards", no_wrap=True, width=room)
-    table.add_column(plural.capitalize(), justify="right", no_wrap=True, width=adds_width)
-    for hand, words in zip(reveal["hands"], adds, strict=True):
+    rows: list[RevealRow] = []
+    for hand in reveal["hands"]:
         seat = hand["seat"]
-        name = Text(capital(name_of(view, seat))[:NAME_WIDTH])
+        name = Text(capital(name_of(view, seat)))
         if seat == reveal["bid"]["seat"]:
             name.stylize(look("bid"))
         pieces = []
@@ -386,22 +409,51 @@ def reveal_body(
                 code == HANG_IN_THERE and seat == reveal["correct"]
             )
             pieces.append(chip(code, look, dim=not (counts or effect)))
-        table.add_row(name, wrap_chips(pieces, room), words)
+        rows.append((name, pieces, Text(hand_adds_words(hand))))
     flipper = capital(name_of(view, reveal["dealer"]))
     flipped = reveal["flipped"]
     counted = value(flipped, thing) > 0 or reveal["flip_effect"] != "adds"
-    table.add_row(
-        Text("Flipped", style="italic"),
-        Text(f"{flipper} {flips(view, reveal['dealer'])} ").append_text(
-            chip(flipped, look, dim=not counted)
-        ),
-        flip_words(reveal),
+    rows.append(
+        (
+            Text("Flipped", style="italic"),
+            [
+                Text(f"{flipper} {flips(view, reveal['dealer'])}"),
+                chip(flipped, look, dim=not counted),
+            ],
+            Text(flip_words(reveal)),
+        )
     )
-    table.add_row(
-        Text("Total", style="bold"),
-        Text(f"bid: {thing_words(thing, reveal['bid']['count'])}", style=look("bid")),
-        Text(str(reveal["total"]), style="bold"),
+    rows.append(
+        (
+            Text("Total", style="bold"),
+            [Text(f"bid: {thing_words(thing, reveal['bid']['count'])}", style=look("bid"))],
+            Text(str(reveal["total"]), style="bold"),
+        )
     )
+    return rows
+
+
+def reveal_body(
+    view: KittenView, reveal: RevealView, look: Look = PLAIN, width: int = REVEAL_WIDTH
+) -> RenderableType:
+    """The whole reveal at ``width`` cells, nothing cut: each hand and what it added, the
+    flip, the total, who lost or gained. Wide enough, a table (who, cards, adds); narrower
+    (a phone), each row's cards go under its name and what they add."""
+    plural = THING_WORDS[reveal["bid"]["thing"]][1]
+    rows = reveal_rows(view, reveal, look)
+    adds_width = max(len(plural), *(len(adds) for _, _, adds in rows))
+    room = width - NAME_WIDTH - adds_width - COLUMN_GAPS
+    widest = max(len(piece) for _, pieces, _ in rows for piece in pieces)
+    if room >= widest:
+        table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, show_edge=False)
+        table.add_column("Player", no_wrap=True, width=NAME_WIDTH)
+        table.add_column("Cards", no_wrap=True, width=room)
+        table.add_column(plural.capitalize(), justify="right", no_wrap=True, width=adds_width)
+        for name, pieces, adds in rows:
+            table.add_row(cut(name, NAME_WIDTH), wrap_chips(pieces, room), adds)
+        grid: RenderableType = table
+    else:
+        grid = stacked_rows(rows, plural, width, look)
     lines = Text(verdict(view, reveal), style="bold")
     for line in change_words(view, reveal):
         style = look("gain") if " gain" in line else look("loss")
@@ -412,7 +464,31 @@ def reveal_body(
         lines.append(
             f"\n{capital(name_of(view, nxt))} deal{'' if nxt == view['seat'] else 's'} next."
         )
-    return Group(Text(coloured_words(reveal), style=look("muted")), table, lines)
+    return Group(Text(coloured_words(reveal), style=look("muted")), grid, lines)
+
+
+def cut(text: Text, width: int) -> Text:
+    """``text`` in ``width`` cells at most (``…`` at the end when cut)."""
+    if len(text) <= width:
+        return text
+    return text[: width - 1] + Text("…")
+
+
+def stacked_rows(rows: Sequence[RevealRow], plural: str, width: int, look: Look) -> Text:
+    """The reveal's rows for a narrow box: who and what they add on a line, their cards
+    under it, indented."""
+    out = Text("Player", style="bold")
+    out.append(plural.capitalize().rjust(width - len(out)), style="bold")
+    out.append("\n" + "─" * width, style=look("muted"))
+    for name, pieces, adds in rows:
+        label = cut(name, width - len(adds) - 1)
+        out.append("\n")
+        out.append_text(label)
+        out.append(" " * (width - len(label) - len(adds)))
+        out.append_text(adds)
+        out.append("\n")
+        out.append_text(wrap_chips(pieces, width, indent="  "))
+    return out
 
 
 def coloured_words(reveal: RevealView) -> str:
@@ -427,7 +503,12 @@ def coloured_words(reveal: RevealView) -> str:
 
 
 class RevealScreen(ModalScreen[None]):
-    """The last call's full reveal over the table; stays until a key is pressed."""
+    """A call's full reveal over the table; stays until a key is pressed (at a player's
+    screen; a watcher's closes by itself once the table has moved on:
+    :meth:`KittenTable.settle_reveal`).
+
+    The body is drawn at the box's width (a phone's 48 columns give it 42 cells, not the
+    70 it was drawn for, and cut), and the box is as tall as the screen lets it be."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [HERE / "kitten.tcss"]
 
@@ -435,18 +516,56 @@ class RevealScreen(ModalScreen[None]):
         Binding("escape", "close", "back to the table", key_display="any key"),
     ]
 
-    def __init__(self, title: str, body: RenderableType) -> None:
+    def __init__(self, title: str, body: Callable[[int], RenderableType], round_: int = 0) -> None:
         super().__init__()
         self.heading = title
-        self.body = body
+        self.draw_body = body
+        """The reveal drawn at a width (:func:`reveal_body` with the table's looks)."""
+        self.round = round_
+        """The round whose call this reveals."""
+        self.opened = time.monotonic()
+        """When it was put on screen (a watcher's is read a while before it closes by itself)."""
+        self.settling: Timer | None = None
+        """Closes a watcher's box once read a while (:meth:`KittenTable.settle_reveal`)."""
+        self.width = REVEAL_WIDTH
+        """The width the body is drawn at (the box's, once it is on a screen)."""
+
+    @property
+    def body(self) -> RenderableType:
+        """The reveal as the box draws it now."""
+        return self.draw_body(self.width)
 
     def compose(self) -> ComposeResult:
+        self.width = reveal_width(self.app.size.width)
         with Vertical(id="reveal-box"):
             yield Static(self.heading, id="reveal-title", markup=False)
             with VerticalScroll(id="reveal-scroll"):
                 yield Static(self.body, id="reveal-body")
             yield Static("any key: back to the table", id="reveal-hint")
         yield Footer()
+
+    def on_mount(self) -> None:
+        self.opened = time.monotonic()
+        self.fit(self.app.size)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size)
+
+    def fit(self, size: Size) -> None:
+        """Draw the body at the box's width on a screen of ``size``, and let it scroll in
+        what the screen's height leaves (less the title's rows, the hint, the box's border
+        and the footer)."""
+        scrolls = self.query("#reveal-scroll").results(VerticalScroll)
+        scroll = next(scrolls, None)
+        if scroll is None:  # resized before its box is composed: on_mount fits it
+            return
+        width = reveal_width(size.width)
+        if width != self.width:
+            self.width = width
+            self.query_one("#reveal-body", Static).update(self.body)
+        inner = max(1, min(REVEAL_BOX, size.width) - 4)
+        title = len(Text(self.heading).wrap(self.app.console, inner))
+        scroll.styles.max_height = max(3, size.height - title - 4)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
@@ -498,6 +617,7 @@ class KittenTable(TableScreen[KittenView]):
     look_names = LOOKS
     look_paints_background = True
     game = "kitten"
+    essential = ("#bid-row", "#hand")
 
     @staticmethod
     def card_label(card: str) -> str:
@@ -555,6 +675,10 @@ class KittenTable(TableScreen[KittenView]):
         self._revealing = False
         """A reveal is on screen; the next ones wait in :attr:`_queued`."""
         self._queued: list[RevealScreen] = []
+        self._page: RevealScreen | None = None
+        """The reveal on screen (``None``: none is)."""
+        self.reveal_read_s = WATCHER_READS_S
+        """How long a watcher's reveal stays at least before it closes by itself."""
         self._results_after: KittenView | None = None
 
     def compose_board(self) -> ComposeResult:
@@ -760,6 +884,7 @@ class KittenTable(TableScreen[KittenView]):
         self.query_one(PromptLine).prompt(self.prompt_text(view))
         self._follow_bindings()  # the footer offers what is legal now
         self._maybe_reveal(view)
+        self.settle_reveal(view)
         self._first = False
 
     def _show_history(self, view: KittenView) -> None:
@@ -811,25 +936,73 @@ class KittenTable(TableScreen[KittenView]):
             self.open_reveal(view)
 
     def open_reveal(self, view: KittenView) -> None:
-        """Show the view's last reveal; if one is open, after it (calls can come quickly)."""
+        """Show the view's last reveal; if one is open, after it (calls can come quickly).
+
+        A watcher's box shows the newest call instead: nobody there presses keys between
+        calls, so a queue would keep them a round or more behind the table."""
         reveal = view["last_reveal"]
         if reveal is None:
             return
-        page = RevealScreen(call_headline(view, reveal), reveal_body(view, reveal, self.look))
-        if self._revealing:
-            self._queued.append(page)
-        else:
+        page = RevealScreen(
+            call_headline(view, reveal),
+            lambda width: reveal_body(view, reveal, self.look, width),
+            reveal["round"],
+        )
+        if not self._revealing:
             self._revealing = True
-            self.app.push_screen(page, self._reveal_closed)
+            self._open_page(page)
+        elif self.watching(view):
+            self._queued = [page]
+            self._close_page()
+        else:
+            self._queued.append(page)
+
+    def _open_page(self, page: RevealScreen) -> None:
+        self._page = page
+        self.app.push_screen(page, self._reveal_closed)
+
+    def _close_page(self) -> None:
+        """Close the reveal on screen (only while it is on top: a dialog over it stays)."""
+        page = self._page
+        if page is not None and self.app.screen is page:
+            page.dismiss(None)
 
     def _reveal_closed(self, _: None) -> None:
+        self._page = None
         if self._queued:
-            self.app.push_screen(self._queued.pop(0), self._reveal_closed)
+            self._open_page(self._queued.pop(0))
             return
         self._revealing = False
         later, self._results_after = self._results_after, None
         if later is not None:
             super().show_results(later)
+
+    @staticmethod
+    def watching(view: KittenView) -> bool:
+        """Whether this screen only watches the game: a spectator, or a player who is out."""
+        seat = view["seat"]
+        return seat is None or seat in view["out"]
+
+    def settle_reveal(self, view: KittenView) -> None:
+        """A watcher's reveal closes once the table has moved on (:func:`moved_on`), as a
+        player's does when they play on (any key closes it): it stayed on a spectator's
+        screen for the rest of the game (issue 36). It is read for :attr:`reveal_read_s` at
+        least first (bots bid within a second of the deal); ``v`` shows it again."""
+        page = self._page
+        if page is None or not self.watching(view) or not moved_on(view, page.round):
+            return
+        left = page.opened + self.reveal_read_s - time.monotonic()
+        if page.settling is not None:
+            page.settling.stop()
+            page.settling = None
+        if left <= 0:
+            self._close_page()
+        else:
+            page.settling = page.set_timer(left, self._settle_later)
+
+    def _settle_later(self) -> None:
+        if self.view is not None and self.is_attached:
+            self.settle_reveal(self.view)
 
     def show_results(self, view: KittenView) -> None:
         """The results come after the last reveal has been read."""

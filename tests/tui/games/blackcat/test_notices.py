@@ -14,13 +14,19 @@ from __future__ import annotations
 from typing import Any, cast
 
 import pytest
-from textual.widget import Widget
 from textual.widgets._toast import Toast
 
 from engine.core import IllegalAction
 from engine.games.blackcat import rules as blackcat
 from engine.games.blackcat.rules import CALL_PHRASE, BlackCatView
-from tests.tui.harness import BLACKCAT_DECK, TableHarness, blackcat_view
+from tests.tui.harness import (
+    BLACKCAT_DECK,
+    TableHarness,
+    blackcat_view,
+    flat,
+    shown_in,
+    shown_whole,
+)
 from tui.games.blackcat.screen import BlackCatTable
 from tui.screens.results import ResultsScreen
 from tui.widgets.prompt import PromptLine
@@ -36,29 +42,6 @@ TAKES = [(0, 0), (1, 0), (2, 1), (3, 1), (0, 1)]
 def view_of(**changes: Any) -> dict[str, Any]:
     """Ann's view after :data:`TAKES`, with ``changes``."""
     return {**blackcat_view(TAKES, players=PLAYERS), **changes}
-
-
-def flat(text: str) -> str:
-    """``text`` with every run of spaces and line breaks as one space (wrapping's way)."""
-    return " ".join(text.split())
-
-
-def shown_in(app: TableHarness, widget: Widget) -> str:
-    """What ``widget`` shows on the screen on top, its rows joined (:func:`flat`)."""
-    update = app.screen._compositor.render_full_update()
-    rows = ["".join(strip.text for strip in row) for row in update.strips]
-    region = widget.content_region
-    return flat(" ".join(row[region.x : region.right] for row in rows[region.y : region.bottom]))
-
-
-async def shown_whole(pilot: Any, app: TableHarness, widget: Widget, text: str) -> bool:
-    """Whether ``text`` is on screen whole in ``widget`` (waiting, a while under load, for
-    the layout a wrapped line asks for)."""
-    for _ in range(20):
-        await pilot.pause()
-        if flat(text) in shown_in(app, widget):
-            return True
-    return False
 
 
 def host_refusals() -> list[str]:
