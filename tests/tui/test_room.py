@@ -28,8 +28,11 @@ from tests.tui.room_harness import DOORS, RoomHarness, seat, tables, tonight
 from tui.cli import main
 from tui.room import RoomApp, flat_clean
 from tui.screens.room import (
+    BIG_ROW,
     Doors,
     big_count,
+    big_rows,
+    block_number,
     ranks,
     standings_renderable,
     status_line,
@@ -105,7 +108,7 @@ async def test_on_a_tv_the_standings_are_big_and_every_seat_has_a_line() -> None
         await pilot.pause()
         text = drawn(app.screen)
         assert app.screen.has_class("-wide") and app.screen.has_class("-tall")
-        assert "┏━┓" in text or "╺━┓" in text  # the leaders' wins in 3x3 digits
+        assert "▀▀▀" in text  # the leaders' wins in block digits (each ends in a ▀▀▀ row)
         assert re.search(r"Eve \(away\)\s+1", text)  # a seat per line at the live tables
         assert "rating +39" in text
 
@@ -116,7 +119,8 @@ async def test_a_phone_gets_one_column_and_the_addresses_without_a_code() -> Non
         await pilot.pause()
         text = drawn(app.screen)
         assert app.screen.has_class("-narrow")
-        assert "▀" not in text and "http://198.18.0.1:8080/" in text
+        assert "▄" not in text and "http://198.18.0.1:8080/" in text  # no QR code (the
+        # block digits of the standings are █ and ▀ only; a code has ▄ too)
         assert max(len(line) for line in text.splitlines()) <= 48
 
 
@@ -313,3 +317,17 @@ async def test_a_host_that_does_not_answer_is_said_and_tried_again() -> None:
 
 def test_the_fixed_data_shows_the_doors_it_was_given() -> None:
     assert DOORS.ssh_line == "ssh -p 2222 NAME@198.18.0.1"
+
+
+def test_the_big_wins_are_solid_block_digits_that_read_across_a_room() -> None:
+    """Textual's 3x3 digits are thin box lines: on the room page a 0 read as an empty box
+    and a 1 as a bracket (LAN walk-through of issue 36). Each digit is its own solid shape."""
+    shapes = {digit: block_number(int(digit), "bold").plain for digit in "0123456789"}
+    assert len(set(shapes.values())) == 10
+    for shape in shapes.values():
+        rows = shape.split("\n")
+        assert len(rows) == BIG_ROW and {len(row) for row in rows} == {3}
+        assert set(shape) <= set("█▀ \n")
+    assert block_number(12, "bold").plain.split("\n")[0] == "▀█  ▀▀█"
+    grid = plain(big_rows([{"name": "Ann", "wins": 10, "games": 12}], [1], 60), 60)
+    assert "█▀█" in grid and not set(grid) & set("╭╮╰╯─│")

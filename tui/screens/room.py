@@ -30,7 +30,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -39,7 +39,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.geometry import Size
-from textual.renderables.digits import Digits
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
@@ -60,7 +59,7 @@ ROOM_BREAKPOINTS: list[tuple[int, str]] = [
 ROOM_HEIGHTS: list[tuple[int, str]] = [(0, "-short"), (TALL_FROM, "-tall")]
 
 BIG_ROW = 3
-"""Lines a standings row takes in big digits (Textual's 3x3 digits)."""
+"""Lines a standings row takes in big digits (:data:`BLOCK_DIGITS`)."""
 BIG_WANTED = 2
 """Leaders the compact layout makes room for in big digits (when the screen has the room)."""
 BIG_MIN_WIDTH = 44
@@ -378,10 +377,34 @@ def standing_line(place: int | None, row: dict[str, Any], width: int) -> Text:
     return line
 
 
+BLOCK_DIGITS: Final = {
+    "0": ("█▀█", "█ █", "▀▀▀"),
+    "1": ("▀█ ", " █ ", "▀▀▀"),
+    "2": ("▀▀█", "█▀▀", "▀▀▀"),
+    "3": ("▀▀█", " ▀█", "▀▀▀"),
+    "4": ("█ █", "▀▀█", "  ▀"),
+    "5": ("█▀▀", "▀▀█", "▀▀▀"),
+    "6": ("█▀▀", "█▀█", "▀▀▀"),
+    "7": ("▀▀█", "  █", "  ▀"),
+    "8": ("█▀█", "█▀█", "▀▀▀"),
+    "9": ("█▀█", "▀▀█", "▀▀▀"),
+}
+"""A number three rows high in solid blocks (half blocks make six rows of dots). Textual's
+own 3x3 digits are drawn with thin box lines: on the room page a "0" read as an empty box
+and a "1" as a bracket across a room (LAN walk-through of issue 36)."""
+
+
+def block_number(number: int, style: str) -> Text:
+    """``number`` in :data:`BLOCK_DIGITS`, its digits a column apart."""
+    digits = [BLOCK_DIGITS[digit] for digit in str(number)]
+    rows = [" ".join(digit[row] for digit in digits) for row in range(BIG_ROW)]
+    return Text("\n".join(rows), style)
+
+
 def big_rows(
     standings: Sequence[dict[str, Any]], places: Sequence[int | None], width: int
 ) -> Table:
-    """The leaders of the night, their wins in Textual's 3x3 digits (readable across a room):
+    """The leaders of the night, their wins in block digits (readable across a room):
     place, name, wins, and beside them the games played and the rating change."""
     grid = Table.grid(padding=(0, 2), expand=True)
     grid.width = width
@@ -402,7 +425,7 @@ def big_rows(
         grid.add_row(
             Text(f"{place}" if place is not None else "", "bold"),
             Text(str(row.get("name") or "?"), "dim" if row.get("bot") else style),
-            Digits(str(wins), style),
+            block_number(wins, style),
             detail,
         )
     return grid
