@@ -900,9 +900,12 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
             what = choices_words(plays, view["rules"]["super_kiitos"])
             return f"⏎ plays {what} (it continues {view['target']}){challenge}"
         extra = " · > the 4-player rule" if self.legal("pass_lead") else ""
+        idea = bool(self.legal("lead") or self.legal("say"))  # * is offered only then
         if phase == "lead":
-            return f"Your lead: type a word, ⏎ says it (* an idea){extra}"
+            return f"Your lead: type a word, ⏎ says it{' (* an idea)' if idea else ''}{extra}"
         count = len(view["table"])
+        if not idea:  # no word of the list fits: * would have nothing to offer
+            return f"A new word if you know one, ⏎ says it · - picks up {count}{challenge}"
         return f"New word (* idea), ⏎ says it · - picks up {count}{challenge}"
 
     # Results ---------------------------------------------------------------------------

@@ -203,6 +203,23 @@ async def test_tab_fills_in_an_idea_from_the_legal_words_and_ctrl_p_picks_up() -
         assert app.actions == [{"type": "pickup"}]
 
 
+async def test_the_prompt_offers_an_idea_only_when_a_word_of_the_list_fits() -> None:
+    """The prompt said "New word (* idea)" while no word fitted and ``*`` did nothing and
+    said nothing (issue 36 walk-through): without an idea, it asks for a word you know."""
+    view = kiitos_view(BIRD, seat=1)
+    assert any(a["type"] == "say" for a in view["legal"])
+    app = harness(view)
+    async with app.run_test(size=SIZE):
+        await ready(app)
+        assert "* idea" in prompt(app)
+    none = dict(view, legal=[a for a in view["legal"] if a["type"] != "say"])
+    app = harness(none)
+    async with app.run_test(size=SIZE):
+        await ready(app)
+        assert "*" not in prompt(app) and "A new word if you know one" in prompt(app)
+        assert "asterisk" not in footer(app)
+
+
 async def test_a_challenge_is_a_claim_with_the_reveal_and_reaction_stamps() -> None:
     view = kiitos_view(BIRD, seat=2)  # Cy may challenge Ann's BRIEF, though it is Bea's turn
     assert view["reveal"] is not None
