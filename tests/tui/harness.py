@@ -90,8 +90,8 @@ def shown_in(app: KeyGateApp[None], widget: Widget) -> str:
 async def shown_whole(pilot: Any, app: KeyGateApp[None], widget: Widget, text: str) -> bool:
     """Whether ``text`` is on screen whole in ``widget`` (waiting, a while under load, for
     the layout a wrapped line asks for)."""
-    for _ in range(20):
-        await pilot.pause()
+    for attempt in range(120):  # at most about a second past the first 20 frames
+        await pilot.pause(0.01 if attempt >= 20 else None)
         if flat(text) in shown_in(app, widget):
             return True
     return False

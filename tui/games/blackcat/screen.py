@@ -620,5 +620,5 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         contests = self.contest_lines("card")
         if contests:
             lines += ["", *contests]
-        lines += ["", "t (or Escape): back to the table (e explains every pile)."]
+        lines += ["", "t or Esc: back to the table · e explains each pile"]
         return lines

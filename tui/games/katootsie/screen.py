@@ -937,5 +937,5 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         contests = self.contest_lines("letter")
         if contests:
             lines += ["", *contests]
-        lines += ["", "t (or Escape): back to the table (w: how the host ruled)."]
+        lines += ["", "t or Esc: back to the table · w how the host ruled"]
         return lines

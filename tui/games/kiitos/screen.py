@@ -934,7 +934,7 @@ class KiitosTable(RealtimeTable[KiitosView], inherit_bindings=False):
         contests = self.contest_lines("challenge")
         if contests:
             lines += ["", *contests]
-        lines += ["", "t (or Escape): back to the table."]
+        lines += ["", "t or Esc: back to the table"]
         return lines
 
 

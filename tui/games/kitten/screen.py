@@ -1460,5 +1460,5 @@ class KittenTable(TableScreen[KittenView]):
         last = view["last_reveal"]
         if last is not None:
             lines += ["", f"The last call (round {last['round']}):", call_summary(view, last)]
-        lines += ["", "t (or Escape): back to the table (v shows the last reveal)."]
+        lines += ["", "t or Esc: back to the table · v the last reveal"]
         return lines
