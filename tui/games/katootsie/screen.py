@@ -292,11 +292,14 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         return self.clock.seconds_until(float(table_s), time.monotonic_ns())
 
     def countdown_s(self, view: Mapping[str, Any]) -> float | None:
+        """The ten seconds after a call; else, while nobody has answered, the time until
+        the letter is set aside (``quiet_until``: the bar :meth:`_show_timer` labels)."""
         call = view.get("call")
-        if isinstance(call, Mapping):
-            left = self.seconds_to(call.get("until"))
-            return None if left is None else max(0.0, left)
-        return None
+        until = call.get("until") if isinstance(call, Mapping) else view.get("quiet_until")
+        if until is None or self.stage(view) != "letter":
+            return None
+        left = self.seconds_to(until)
+        return None if left is None else max(0.0, left)
 
     # What the view means ----------------------------------------------------------
 
@@ -478,6 +481,14 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
                 label.append("Answer now! ", style=self.look("muted"))
                 caller = who(call["seat"], players, me)
                 label.append(f"Katootsie! by {caller}", style=self.look("call"))
+        elif stage == "letter" and isinstance(view.get("quiet_until"), int | float):
+            # Nobody has answered: the letter is set aside when this runs out (a minute by
+            # default). Untimed on screen, a coached X waited a silent minute.
+            until = float(view["quiet_until"])
+            opened = view.get("opened_at")
+            total = until - float(opened) if isinstance(opened, int | float) else 60.0
+            key = ("quiet", until)
+            label.append("Unanswered: set aside at 0", style=self.look("muted"))
         elif stage in ("vote", "first_vote"):
             block = view.get(stage) or {}
             until, total = block.get("until"), 8.0

@@ -109,6 +109,20 @@ async def test_the_ten_second_bar_runs_after_a_katootsie_call() -> None:
         assert "K!" in text_of(app.table.query_one("#scores"))
 
 
+async def test_an_unanswered_letter_shows_the_time_until_it_is_set_aside() -> None:
+    """A letter nobody answers is set aside after ``no_answer_seconds`` (60 by default):
+    with no bar, a coached X waited a silent minute (issue 36 walk-through)."""
+    view = letter_open().view(0)
+    assert view["quiet_until"] is not None and view["call"] is None
+    app = harness(view)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        timer = app.table.query_one("#timer", Countdown)
+        assert timer.display and timer.deadline is not None
+        assert 50 < timer.total_s <= view["quiet_until"] - view["opened_at"]  # a minute
+        assert "Unanswered: set aside at 0" in board(app)
+
+
 async def test_the_katootsie_bar_label_fits_at_80x24() -> None:
     """Seen in lan-sim: 'Katootsie! by Fay · answer in' lost its last word at 80 columns."""
     game = letter_open()
@@ -316,6 +330,7 @@ def katootsie_snapshot_view() -> dict[str, Any]:
     game.to_letter()
     game.answer(2, "Cherry")
     view: dict[str, Any] = game.view(0)
+    view["quiet_until"] = None  # its minute's bar moves while the picture is taken
     return view
 
 
