@@ -216,7 +216,15 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
                 yield Panel(id="news")
                 with Horizontal(id="answer-row"):
                     yield Static("Answer ▸", id="answer-label")
-                    yield AnswerInput(placeholder="wait for the letter", id="answer", max_length=60)
+                    # Not select_on_focus: a letter typed after ``/`` focuses the line and is
+                    # typed into it, and the focus would then select it for the next key to
+                    # replace (``nosferatu`` went as ``osferatu``).
+                    yield AnswerInput(
+                        placeholder="wait for the letter",
+                        id="answer",
+                        max_length=60,
+                        select_on_focus=False,
+                    )
                 yield GameLog(id="log")
             with Vertical(id="side"):
                 yield Static("Letters won", id="scores-title")
