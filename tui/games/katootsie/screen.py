@@ -784,8 +784,7 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         if self._keys_mode and character.lower() in self.keys_mode_letters:
             return  # after Esc: the table's own keys
         if not line.disabled:
-            self._keys_mode = False
-            line.focus()  # a letter key goes back to the answer line
+            self._type_again(line)  # a letter key goes back to the answer line
             line.insert_text_at_cursor(character)
             event.stop()
             return
@@ -793,6 +792,16 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
             event.stop()
             event.prevent_default()
             self.query_one(PromptLine).prompt(HELD_LETTERS)
+
+    def _type_again(self, line: AnswerInput) -> None:
+        """Leave the single keys: the answer line has the focus, and the prompt and the footer
+        (``!`` and ``/`` on the empty line) follow at once, not at the host's next view."""
+        self._keys_mode = False
+        if self.focused is not line:
+            line.focus()
+        self.refresh_bindings()
+        if self.view is not None:
+            self.query_one(PromptLine).prompt(self.prompt_text(self.view))
 
     def _holds_letters(self, view: Mapping[str, Any]) -> bool:
         """Whether a letter typed now (the answer line closed) is held back, not a table key."""

@@ -433,6 +433,28 @@ async def test_the_first_letter_typed_after_leaving_the_line_is_kept(size: tuple
         assert app.actions == [{"type": "answer", "text": "nosferatu", "reveal": view["reveal"]}]
 
 
+@pytest.mark.parametrize("size", [SIZE, PHONE])
+async def test_typing_again_after_slash_brings_the_typing_prompt_back_at_once(
+    size: tuple[int, int],
+) -> None:
+    """The prompt said "Keys: r rules · ... · other letters type" while the letters typed,
+    until the host's next view: it and the footer follow the line at the letter itself."""
+    app = harness(letter_open().view(0))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.05)
+        prompt = app.table.query_one(PromptLine)
+        await pilot.press("slash")
+        assert text_of(prompt).startswith("Keys: ")
+        assert {"r", "q"} <= set(footer(app)) and "slash" not in footer(app)
+        await pilot.press("b")
+        assert text_of(prompt).startswith("Type an answer with B, Enter sends it")
+        assert app.table.focused is app.table.query_one("#answer")
+        assert not {"r", "q"} & set(footer(app))  # letters type
+        await pilot.press("backspace")  # the empty line again: ! and / are the table's
+        assert footer(app).get("slash") == "table keys"
+        assert footer(app).get("exclamation_mark") == "Katootsie!"
+
+
 async def test_held_letters_give_way_to_the_table_keys_after_the_plain_key() -> None:
     """With the line closed, letters are held; ``/`` (no Esc needed) makes them keys."""
     game = table(players=3, first="BB", categories=("Fruits",))
