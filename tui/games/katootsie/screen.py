@@ -793,6 +793,15 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
             event.prevent_default()
             self.query_one(PromptLine).prompt(HELD_LETTERS)
 
+    def on_screen_resume(self) -> None:
+        """Back from a dialog (the leave dialog, the rules, all keys): a letter open, typing
+        comes back to the answer line, and the prompt and the footer say so. After ``/``,
+        ``q`` of ``quartz`` opened the leave dialog; once it closed, Textual gave the line
+        the focus again while the prompt still named the single keys."""
+        line = self.query_one("#answer", AnswerInput)
+        if self._keys_mode and not line.disabled:
+            self._type_again(line)
+
     def _type_again(self, line: AnswerInput) -> None:
         """Leave the single keys: the answer line has the focus, and the prompt and the footer
         (``!`` and ``/`` on the empty line) follow at once, not at the host's next view."""
