@@ -41,6 +41,7 @@ from tui.widgets.chat import typed_character
 from tui.widgets.prompt import PromptLine
 
 SIZE = (80, 24)
+PHONE = (48, 40)
 AFTER = ["f7", "f8", "f9", "f10"]
 """The keys of the burst after a key: bound nowhere (one that closes a dialog would rightly
 let the next keys reach the screen below again), typed nowhere (a screen that stays up is
@@ -214,6 +215,38 @@ async def test_an_answer_after_slash_that_begins_with_q_never_types_under_the_di
         assert app.screen is not table and app.screen.is_modal
         assert table.query_one("#answer", AnswerInput).value == ""
         assert table.pending_claim is None
+
+
+@pytest.mark.parametrize("size", [SIZE, PHONE])
+async def test_after_a_dialog_from_katootsies_table_keys_the_letters_type_again(
+    size: tuple[int, int],
+) -> None:
+    """Seen on a phone (48x40): after ``/``, ``quartz`` opened the leave dialog and ``q``
+    closed it; then the line had the focus again, the footer said so (``/ table keys``) and
+    the prompt still named the single keys (``Keys: r rules ...``). Back from a dialog, the
+    answer line has the typing again, and the prompt and the footer say so: every letter
+    types."""
+    game = katootsie_table(players=3, first="BB", categories=("Fruits",))
+    game.to_letter()
+    view = game.view(0)
+    app = Asking(view, presence=[], screen=KatootsieTable)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        table = app.table
+        line = table.query_one("#answer", AnswerInput)
+        prompt = table.query_one(PromptLine)
+        await pilot.press("slash", *"quartz")
+        dialog = app.screen
+        assert isinstance(dialog, LeaveDialog)
+        await pilot.press("q")  # stay
+        await settle(pilot)
+        assert app.screen is table and table.focused is line and line.value == ""
+        assert str(prompt.render()).startswith("Type an answer with B")
+        shown = {b.key for _, b, enabled, _ in table.active_bindings.values() if enabled and b.show}
+        assert {"slash", "exclamation_mark"} <= shown  # the empty line's keys, as the prompt
+        await pilot.press(*"Lambrusco", "enter")  # r, t and q among them: each types
+        assert app.screen is table and not app.left
+        assert app.actions == [{"type": "answer", "text": "Lambrusco", "reveal": view["reveal"]}]
 
 
 async def test_katootsies_prompt_after_slash_says_which_letters_are_keys_and_which_type() -> None:

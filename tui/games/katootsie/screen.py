@@ -216,7 +216,15 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
                 yield Panel(id="news")
                 with Horizontal(id="answer-row"):
                     yield Static("Answer ▸", id="answer-label")
-                    yield AnswerInput(placeholder="wait for the letter", id="answer", max_length=60)
+                    # Not select_on_focus: a letter typed after ``/`` focuses the line and is
+                    # typed into it, and the focus would then select it for the next key to
+                    # replace (``nosferatu`` went as ``osferatu``).
+                    yield AnswerInput(
+                        placeholder="wait for the letter",
+                        id="answer",
+                        max_length=60,
+                        select_on_focus=False,
+                    )
                 yield GameLog(id="log")
             with Vertical(id="side"):
                 yield Static("Letters won", id="scores-title")
@@ -787,8 +795,7 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         if self._keys_mode and character.lower() in self.keys_mode_letters:
             return  # after Esc: the table's own keys
         if not line.disabled:
-            self._keys_mode = False
-            line.focus()  # a letter key goes back to the answer line
+            self._type_again(line)  # a letter key goes back to the answer line
             line.insert_text_at_cursor(character)
             event.stop()
             return
@@ -796,6 +803,25 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
             event.stop()
             event.prevent_default()
             self.query_one(PromptLine).prompt(HELD_LETTERS)
+
+    def on_screen_resume(self) -> None:
+        """Back from a dialog (the leave dialog, the rules, all keys): a letter open, typing
+        comes back to the answer line, and the prompt and the footer say so. After ``/``,
+        ``q`` of ``quartz`` opened the leave dialog; once it closed, Textual gave the line
+        the focus again while the prompt still named the single keys."""
+        line = self.query_one("#answer", AnswerInput)
+        if self._keys_mode and not line.disabled:
+            self._type_again(line)
+
+    def _type_again(self, line: AnswerInput) -> None:
+        """Leave the single keys: the answer line has the focus, and the prompt and the footer
+        (``!`` and ``/`` on the empty line) follow at once, not at the host's next view."""
+        self._keys_mode = False
+        if self.focused is not line:
+            line.focus()
+        self.refresh_bindings()
+        if self.view is not None:
+            self.query_one(PromptLine).prompt(self.prompt_text(self.view))
 
     def _holds_letters(self, view: Mapping[str, Any]) -> bool:
         """Whether a letter typed now (the answer line closed) is held back, not a table key."""

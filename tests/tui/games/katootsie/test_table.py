@@ -5,6 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from engine.games.katootsie.rules import GAME
 from tests.engine.games.katootsie.helpers import Table, table
 from tests.tui.harness import TableHarness
@@ -21,6 +23,7 @@ from tui.widgets.prompt import PromptLine
 from tui.widgets.timer import Countdown
 
 SIZE = (80, 24)
+PHONE = (48, 40)
 TEN = ["Ann", "Bea", "Cy", "Dot", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo"]
 
 
@@ -425,6 +428,46 @@ async def test_leaving_the_answer_line_has_a_plain_key_for_phone_keyboards() -> 
         await pilot.press("b")  # a letter goes back to the answer
         focus.append(app.table.focused)
         assert focus == [None, line] and line.value == "b"
+
+
+@pytest.mark.parametrize("size", [SIZE, PHONE])
+async def test_the_first_letter_typed_after_leaving_the_line_is_kept(size: tuple[int, int]) -> None:
+    """Seen in the LAN walk-through: after ``/``, ``nosferatu`` went as ``osferatu`` (the
+    letter that brought typing back was typed, then the line took the focus and selected it,
+    and the next letter replaced it); after Esc, the same with an answer begun."""
+    view = letter_open().view(0)
+    app = harness(view)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.05)
+        line = app.table.query_one("#answer", AnswerInput)
+        await pilot.press("slash", *"nosferatu")
+        assert line.value == "nosferatu"
+        await pilot.press("escape", *"s")  # Esc on an answer begun: the next letter adds to it
+        assert line.value == "nosferatus"
+        await pilot.press("backspace", "enter")
+        assert app.actions == [{"type": "answer", "text": "nosferatu", "reveal": view["reveal"]}]
+
+
+@pytest.mark.parametrize("size", [SIZE, PHONE])
+async def test_typing_again_after_slash_brings_the_typing_prompt_back_at_once(
+    size: tuple[int, int],
+) -> None:
+    """The prompt said "Keys: r rules · ... · other letters type" while the letters typed,
+    until the host's next view: it and the footer follow the line at the letter itself."""
+    app = harness(letter_open().view(0))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause(0.05)
+        prompt = app.table.query_one(PromptLine)
+        await pilot.press("slash")
+        assert text_of(prompt).startswith("Keys: ")
+        assert {"r", "q"} <= set(footer(app)) and "slash" not in footer(app)
+        await pilot.press("b")
+        assert text_of(prompt).startswith("Type an answer with B, Enter sends it")
+        assert app.table.focused is app.table.query_one("#answer")
+        assert not {"r", "q"} & set(footer(app))  # letters type
+        await pilot.press("backspace")  # the empty line again: ! and / are the table's
+        assert footer(app).get("slash") == "table keys"
+        assert footer(app).get("exclamation_mark") == "Katootsie!"
 
 
 async def test_held_letters_give_way_to_the_table_keys_after_the_plain_key() -> None:
