@@ -80,7 +80,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from net.doors.favicon import FAVICON
 from net.doors.guard import PerAddress, QuietLog, SharedBudget, Tries
@@ -349,6 +349,76 @@ PLAYER_ENDED: Final = (
     "Your Clowder session ended.<br>Reload the page to come back: your seats are kept."
 )
 ROOM_ENDED: Final = "The room screen ended.<br>Reload the page to show it again."
+AWAY: Final = "The host has gone away: trying again\u2026"
+"""What a page says while its host is away (it stopped, or the connection broke), until
+the host answers again and the page reloads itself."""
+PLAYER_BACK: Final = "Your seats are kept: this page comes back by itself."
+ROOM_BACK: Final = "This screen comes back by itself."
+NOT_BACK: Final = "The host has not come back.<br>Reload the page once it is running again."
+AWAY_FIRST_S: Final = 1.0
+AWAY_MAX_S: Final = 2.0
+"""A page whose host went away asks for itself again after :data:`AWAY_FIRST_S`, then at
+gaps growing by half up to this: a restarted host has its player back within 2 s."""
+AWAY_GIVE_UP_S: Final = 900.0
+"""How long a page keeps asking (then it says to reload by hand: a host gone for good is
+not asked every 2 s all night)."""
+AWAY_ASK_S: Final = 4.0
+"""How long one such question may take (a host machine that vanished from the LAN answers
+nothing: the question is dropped and asked again)."""
+GOING_AWAY: Final = int(WSCloseCode.GOING_AWAY)
+"""The code a page's websocket closes with when the gateway stops (the host restarts):
+RFC 6455's ``1001``, "a server going down". A page reads it, as it reads ``1006``
+(the connection dropped: the host process was killed), as "come back by yourself"; a
+``1000`` (the player quit, or another page of the browser took over) is an end."""
+
+RECONNECT_SCRIPT: Final = f"""<script>
+(() => {{
+  const Native = window.WebSocket;
+  const AWAY = [{GOING_AWAY}, 1006, 1012];
+  let opened = false;
+  const knock = (wait, until) => setTimeout(async () => {{
+    if (Date.now() > until) {{
+      document.body.classList.add("-gone");
+      return;
+    }}
+    try {{
+      const asked = {{ method: "HEAD", cache: "no-store", credentials: "same-origin" }};
+      if (AbortSignal.timeout) asked.signal = AbortSignal.timeout({AWAY_ASK_S * 1000:.0f});
+      const answer = await fetch(location.href, asked);
+      if (answer.status < 500) {{
+        location.reload();
+        return;
+      }}
+    }} catch (error) {{}}
+    knock(Math.min(wait * 1.5, {AWAY_MAX_S * 1000:.0f}), until);
+  }}, wait);
+  const away = () => {{
+    if (document.body.classList.contains("-away")) return;
+    document.body.classList.add("-away");
+    knock({AWAY_FIRST_S * 1000:.0f}, Date.now() + {AWAY_GIVE_UP_S * 1000:.0f});
+  }};
+  window.WebSocket = class extends Native {{
+    constructor(...given) {{
+      super(...given);
+      this.addEventListener("open", () => {{ opened = true; }});
+      this.addEventListener("close", (event) => {{
+        if (opened && AWAY.includes(event.code)) away();
+      }});
+    }}
+  }};
+}})();
+</script>
+"""
+"""Brings a page back by itself after its host restarts (issue 36): textual.js only marks
+the page closed when its websocket closes, and the page stayed on its last screen
+(``Connection lost; reconnecting...``) with keys doing nothing. The page's websocket (the
+one textual.js opens at the window's load, through this subclass) that closes because the
+host went away (:data:`GOING_AWAY`, or dropped) shows :data:`AWAY` over the terminal, and
+the page asks for itself (``HEAD``) until the host answers, then reloads: its cookie gets
+the player's client started again, in the same seats. Only a websocket that had opened
+counts (one refused at once, a full host or a second page opening, is no reason to reload
+over and over), and a normal close (``1000``: the player quit, another page took over)
+keeps the note that the session ended."""
 
 
 def page_html(
@@ -359,11 +429,15 @@ def page_html(
     fit: bool = False,
     narrow: bool = False,
     ended: str = PLAYER_ENDED,
+    back: str = PLAYER_BACK,
 ) -> str:
-    """The page: textual-serve's terminal, full window, and a note (``ended``, HTML) for when
-    the session ends. ``fit``: the font is sized to the window instead (the room page:
-    :data:`ROOM_ROWS`). ``narrow``: on a window too narrow for :data:`PLAYER_COLUMNS` at
-    ``font_size`` (a phone held upright) the font is made smaller, until they fit."""
+    """The page: textual-serve's terminal, full window, a note (``ended``, HTML) for when the
+    session ends, and one for while the host is away (:data:`AWAY` and ``back``, until the
+    page reloads itself: :data:`RECONNECT_SCRIPT`). The notes are drawn over the terminal
+    (xterm.js's layers, later in the page, hid them before). ``fit``: the font is sized to
+    the window instead (the room page: :data:`ROOM_ROWS`). ``narrow``: on a window too
+    narrow for :data:`PLAYER_COLUMNS` at ``font_size`` (a phone held upright) the font is
+    made smaller, until they fit."""
     url = html.escape(websocket_url, quote=True)
     fitting = ""
     if fit:
@@ -383,16 +457,23 @@ def page_html(
 html, body {{ margin: 0; height: 100%; background: #0c181f; color: #e8e8e8;
   font-family: monospace; }}
 #terminal {{ width: 100vw; height: 100vh; }}
-.ended {{ display: none; position: absolute; inset: 0; align-items: center;
-  justify-content: center; text-align: center; background: #0c181f; }}
-body.-closed .ended {{ display: flex; }}
+.ended, .away {{ display: none; position: fixed; inset: 0; z-index: 10;
+  align-items: center; justify-content: center; text-align: center; background: #0c181f;
+  font-size: 18px; padding: 1em; }}
+.away {{ background: rgba(12, 24, 31, 0.9); }}
+.away strong {{ color: #ffd866; }}
+.away .gone, body.-gone .away .coming {{ display: none; }}
+body.-gone .away .gone {{ display: inline; }}
+body.-closed:not(.-away) .ended, body.-away .away {{ display: flex; }}
 </style>
 </head>
 <body>
 <div class="ended"><p>{ended}</p></div>
+<div class="away" role="alert"><p><strong>{html.escape(AWAY)}</strong><br>
+<span class="coming">{back}</span><span class="gone">{NOT_BACK}</span></p></div>
 <div id="terminal" class="textual-terminal" data-session-websocket-url="{url}"
  data-font-size="{font_size}"></div>
-{fitting}{KEYBOARD_SCRIPT}</body>
+{fitting}{RECONNECT_SCRIPT}{KEYBOARD_SCRIPT}</body>
 </html>
 """
 
@@ -568,6 +649,8 @@ class WebGateway:
                 f"({self.room_viewers.limit})"
             ),
         )
+        self.closing = False
+        """Set once :meth:`close` began: pages are answered ``503``."""
         self._cookie_key = b""
         self._runner: web.AppRunner | None = None
         self._server: asyncio.Server | None = None
@@ -624,10 +707,15 @@ class WebGateway:
         )
 
     async def close(self) -> None:
-        """Stop listening and end every browser's client."""
+        """Stop listening and end every browser's client. Each page is told first that the
+        host is going away (:data:`GOING_AWAY`), so that it comes back by itself once the
+        host answers again; until the end, the pages are answered ``503`` (a page asking
+        over a connection still open reloads only into a host that serves)."""
         server, self._server = self._server, None
+        self.closing = True
         if server is not None:
             server.close()
+        await self._going_away()
         for session in list(self.sessions):
             await session.client.quit()
         waits = [session.finished.wait() for session in list(self.sessions)]
@@ -644,6 +732,18 @@ class WebGateway:
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(2.0):
                     await server.wait_closed()
+
+    async def _going_away(self) -> None:
+        """Close every page's websocket with :data:`GOING_AWAY` (each session's client then
+        quits, as when its page closes)."""
+        closing = [
+            session.websocket.close(code=GOING_AWAY, message=b"The host is restarting")
+            for session in list(self.sessions)
+        ]
+        if closing:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(2.0):
+                    await asyncio.gather(*closing, return_exceptions=True)
 
     # Connections -------------------------------------------------------------------------
 
@@ -758,6 +858,10 @@ class WebGateway:
                 "X-Content-Type-Options": "nosniff",
             }
         )
+        if self.closing:
+            response.set_status(503)
+            response.text = message_page("Restarting", "This Clowder host is stopping.")
+            return response
         room = kind is self.room_kind
         browser = self._browser(request) or self._new_browser(response)
         if not browser.allowed:
@@ -780,7 +884,12 @@ class WebGateway:
         font = _font_size(given)
         if room:
             response.text = page_html(
-                f"ws://{host}/room/ws", font, title="Clowder room", fit=not given, ended=ROOM_ENDED
+                f"ws://{host}/room/ws",
+                font,
+                title="Clowder room",
+                fit=not given,
+                ended=ROOM_ENDED,
+                back=ROOM_BACK,
             )
         else:
             response.text = page_html(f"ws://{host}/ws", font, narrow=not given)

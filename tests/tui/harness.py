@@ -105,15 +105,21 @@ class TableHarness(KeyGateApp[None]):
 
     def __init__(
         self,
-        view: dict[str, Any],
+        view: dict[str, Any] | None,
         presence: list[dict[str, Any]] | None = None,
         screen: type[TableScreen[Any]] = CatchyTable,
         *,
         starting: bool = False,
         starts_in: float | None = None,
+        waiting: dict[str, Any] | None = None,
+        blurred: bool = False,
     ) -> None:
         super().__init__()
         self.first_view = view
+        self.waiting = waiting
+        """With no ``view``: the table's waiting room, as the ``view`` message's ``waiting``."""
+        self.blurred = blurred
+        """The window has no focus when the table comes (a browser's tab in the background)."""
         self.starting = starting
         """As the ``view`` message's ``starting``/``starts_in``: a real-time countdown."""
         self.starts_in = starts_in
@@ -124,8 +130,12 @@ class TableHarness(KeyGateApp[None]):
         self.table = screen(table_id="t1", place="127.0.0.1:7707")
 
     def on_mount(self) -> None:
+        if self.blurred:
+            self.app_focus = False
         self.push_screen(self.table)
-        self.table.received(self.first_view, starting=self.starting, starts_in=self.starts_in)
+        self.table.received(
+            self.first_view, starting=self.starting, starts_in=self.starts_in, waiting=self.waiting
+        )
         self.table.presence(self.presence)
 
     def on_table_screen_act(self, message: TableScreen.Act) -> None:

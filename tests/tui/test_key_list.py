@@ -122,3 +122,29 @@ async def test_the_lobby_s_footer_draws_whole_keys_at_every_narrow_width() -> No
                 drawn = set(re.split(r"\s{2,}", line.strip()))
                 assert drawn <= keys, (width, line)
             assert "? keys" in drawn and len(footer.drawn) == len(drawn)
+
+
+@pytest.mark.parametrize("blurred", [False, True], ids=["focused", "blurred"])
+@pytest.mark.parametrize("size", [(80, 24), PHONE], ids=["80x24", "phone"])
+async def test_the_waiting_room_s_footer_offers_question_mark(
+    size: tuple[int, int], blurred: bool
+) -> None:
+    """Issue 36's LAN walk-through: a browser's waiting room offered ``r rules q quit`` and
+    no ``? keys``. A table that came while the window had no focus kept the footer it drew
+    then (none: a footer does not follow the keys while the app is blurred, and nothing
+    told it when the focus came back, since the waiting room focuses no widget)."""
+    waiting = {"seats": [{"name": "Ann"}, {"name": None}], "seat": 0}
+    app = TableHarness(None, [], screen_class("catchy"), waiting=waiting, blurred=blurred)
+    app.table.doors = (None, 8080)  # a host with a web page: its ways in are shown
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        table = app.table
+        assert table.view is None and table.query_one("#waiting").display  # the waiting room
+        app.app_focus = True  # as Textual's AppFocus does (the page's "focus")
+        await pilot.pause()
+        await pilot.pause()
+        assert question_mark_fits(table), table.query_one(TableFooter).render().plain
+        line = table.query_one(TableFooter).render().plain
+        assert "? keys" in line and "r rules" in line and "q quit" in line, line
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, KeysScreen)

@@ -168,6 +168,16 @@ class TableFooter(Footer, TextLines):
     def on_mount(self) -> None:
         super().on_mount()
         self.call_after_refresh(self.refresh)  # keys mounted before the first frame
+        self.watch(self.app, "app_focus", self._app_focused, init=False)
+
+    def _app_focused(self, focused: bool) -> None:
+        """The window has the focus again: show the keys offered now. While it had none the
+        footer did not follow them (as Textual's own does not), and Textual tells a screen
+        its bindings changed on a focus come back only when a widget takes the focus again:
+        a table that came meanwhile (a browser's tab in the background) kept an empty
+        footer, with no ``?`` (issue 36's LAN walk-through), until its keys changed."""
+        if focused and self.is_attached and self.screen is self.app.screen:
+            self.bindings_changed(self.screen)
 
 
 def _spec(key: FooterKey) -> KeySpec:
