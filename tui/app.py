@@ -306,6 +306,8 @@ class ClowderApp(KeyGateApp[int]):
             from net.client.discovery import ssh_command
 
             return ssh_command(reached, self.ssh_door, user=self.player)
+        if host == key and self.shown_as:  # joined at 127.0.0.1: named as the player reached it
+            return f"clowder join {self.shown_as}"
         return f"clowder join {host}"
 
     def _remember(self, name: str) -> None:
@@ -326,7 +328,19 @@ class ClowderApp(KeyGateApp[int]):
         if made:  # once per name: kept, so every host knows this player again
             self._save_settings()
         options.setdefault("ping_interval_s", CLIENT_PING_S)
+        options.setdefault("shown_as", self.shown_for(endpoint))
         return Client(endpoint[0], endpoint[1], self.player, player_key=key, **options)
+
+    def shown_for(self, endpoint: tuple[str, int]) -> str | None:
+        """The joined host's ``--shown-as`` address when ``endpoint`` is that host (``None``:
+        its own address is the one to show). An SSH or browser player's client reaches the
+        host at 127.0.0.1, which to that player means their own computer: every text names
+        the address they reached it at ("Nothing is listening at 127.0.0.1:7707" was seen
+        while the host restarted, issue 36, item 4)."""
+        joined = self.join_address
+        if self.shown_as and joined is not None and tuple(joined) == tuple(endpoint):
+            return self.shown_as
+        return None
 
     def _begin(self) -> None:
         if self.play_request is not None:
@@ -860,6 +874,7 @@ class ClowderApp(KeyGateApp[int]):
                     self.player,
                     reconnect=False,
                     ping_interval_s=CLIENT_PING_S,
+                    shown_as=host.shown or None,
                 )
                 await client.connect()
                 self.listers[host.key] = client
@@ -978,8 +993,7 @@ class ClowderApp(KeyGateApp[int]):
         finally:
             await client.close()
         # Where friends reach this host (an SSH player's client reaches it on 127.0.0.1).
-        shown = self.shown_as if self.join_address == endpoint and self.shown_as else None
-        place = shown or f"{endpoint[0]}:{endpoint[1]}"
+        place = self.shown_for(endpoint) or f"{endpoint[0]}:{endpoint[1]}"
         await self._sit(endpoint, table, new.game, "player", place, coach=new.coach)
 
     def on_lobby_screen_add_host(self, message: LobbyScreen.AddHost) -> None:

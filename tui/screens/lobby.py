@@ -485,7 +485,7 @@ class LobbyScreen(Screen[None]):
     def action_retry(self) -> None:
         host = self.selected
         if host is not None:
-            self.status(f"Trying {host.endpoint} again...")
+            self.status(f"Trying {host.public_endpoint} again...")
             self.post_message(self.HostChosen(host))
 
     def action_watch(self) -> None:
