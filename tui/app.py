@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,10 @@ ping is only a check that the link still answers; once a second, it woke every
 player's process and the host for nothing (each SSH or browser player's runs on the
 host's own machine)."""
 
+TAKEOVER_ASK_S = 2.0
+"""How long ``q`` at a table waits for the host to say its takeover (else the leave dialog
+says it less exactly)."""
+
 LOOPBACK = "127.0.0.1"
 """This computer (as :data:`tui.hosting.LOOPBACK`, without importing the host)."""
 
@@ -100,6 +105,20 @@ class AtTable:
     screen: TableScreen[Any]
     host: str = ""
     """``address:port`` of the host, the key of the held seat (empty: not remembered)."""
+
+
+COVERED_NOTICE = "A bot played your seat while you were away: its moves are in the log"
+"""Said to a player who comes back to a seat a bot covered (issue 36, item 4)."""
+
+
+def was_covered(summary: dict[str, Any] | None, seat: int | None) -> bool:
+    """Whether the table ``summary`` (the lobby's last listing) shows a bot covering
+    ``seat`` for its player (the seat map's ``covered``: the host's data, so checked)."""
+    seats = summary.get("seats") if summary is not None else None
+    if seat is None or not isinstance(seats, list) or not 0 <= seat < len(seats):
+        return False
+    info = seats[seat]
+    return isinstance(info, dict) and info.get("covered") is True
 
 
 def host_summary(event_host: Any) -> str:
@@ -443,10 +462,13 @@ class ClowderApp(KeyGateApp[int]):
         place: str,
         *,
         coach: bool = False,
+        listed: dict[str, Any] | None = None,
     ) -> bool:
         """Connect to ``endpoint``, join ``table`` and show it; False (and say why) on failure.
 
-        ``coach``: the screen coaches the player through the game (:mod:`tui.coach`)."""
+        ``coach``: the screen coaches the player through the game (:mod:`tui.coach`).
+        ``listed``: the table's summary as the lobby last listed it: a seat a bot covered
+        while its player was away is said to be so when they come back to it."""
         from net.client.client import ClientError
         from tui.games import NoScreen, coach_class, screen_class
 
@@ -462,6 +484,7 @@ class ClowderApp(KeyGateApp[int]):
         try:
             await client.connect()
             joined = await self._returned(client, table) if held is not None else None
+            returned = joined
             if held is not None and joined is None:
                 self.seats.drop(key, table, self.player)  # the host no longer knows it
                 client.token = None
@@ -485,6 +508,8 @@ class ClowderApp(KeyGateApp[int]):
         if welcome is not None:  # the waiting room tells friends every way in
             screen.doors = (welcome.ssh, welcome.web)
         self.at_table = AtTable(client, joined.table, screen, key)
+        if returned is not None and was_covered(listed, returned.seat):
+            screen.notice(COVERED_NOTICE)
         self.run_worker(self._pump(client), group="table")
         await self.push_screen(screen)
         return True
@@ -713,6 +738,25 @@ class ClowderApp(KeyGateApp[int]):
         view = seat.screen.view
         return view is not None and view["outcome"] is None
 
+    async def _takeover_of(self, seat: AtTable) -> float | None:
+        """The seconds before the host has a bot cover a seat left at ``seat``'s table (the
+        table summary's ``takeover``; ``None``: not known, an older host or no answer), so
+        that the leave dialog says what really happens (issue 36, item 4)."""
+        from net.client.client import ClientError
+
+        if not seat.client.connected:
+            return None
+        try:
+            async with asyncio.timeout(TAKEOVER_ASK_S):
+                tables = await seat.client.list_tables()
+        except (ClientError, TimeoutError):
+            return None
+        summary = next((t for t in tables if t.get("id") == seat.table), None)
+        takeover = summary.get("takeover") if summary is not None else None
+        if not isinstance(takeover, int | float) or isinstance(takeover, bool):
+            return None  # the host's data: anything else is not known
+        return max(0.0, float(takeover)) if math.isfinite(takeover) else None
+
     async def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
         from net.client.client import ClientError
         from tui.screens.leave import LeaveDialog
@@ -729,7 +773,8 @@ class ClowderApp(KeyGateApp[int]):
             back = "Enter on it in the lobby (it says 'your seat')"
             if seat.host:
                 back += f", or {self.way_back(seat.host)}"
-            self.push_screen(LeaveDialog(seat.table, back_by=back), chosen)
+            takeover = await self._takeover_of(seat)
+            self.push_screen(LeaveDialog(seat.table, back_by=back, takeover_s=takeover), chosen)
             return
         if self.lobby is None and message.choice is None and self._playing(seat):
             from tui.screens.end_game import EndGameDialog
@@ -909,6 +954,7 @@ class ClowderApp(KeyGateApp[int]):
                     str(table.get("game")),
                     "player",
                     host.public_endpoint,
+                    listed=table,
                 )
 
     def _name_from_welcome(self, host: HostEntry, client: Client) -> None:
@@ -933,7 +979,8 @@ class ClowderApp(KeyGateApp[int]):
     async def on_lobby_screen_join_table(self, message: LobbyScreen.JoinTable) -> None:
         host = message.host
         tables = self.lobby.tables.get(host.key, []) if self.lobby is not None else []
-        game = next((t.get("game") for t in tables if t.get("id") == message.table), None)
+        listed = next((t for t in tables if t.get("id") == message.table), None)
+        game = listed.get("game") if listed is not None else None
         if game is None:
             self._say(f"Table {message.table} is gone from {host.name}")
             return
@@ -943,6 +990,7 @@ class ClowderApp(KeyGateApp[int]):
             str(game),
             message.role,
             host.public_endpoint,
+            listed=listed,
         )
 
     async def on_lobby_screen_create(self, message: LobbyScreen.Create) -> None:
