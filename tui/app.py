@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,10 @@ ping is only a check that the link still answers; once a second, it woke every
 player's process and the host for nothing (each SSH or browser player's runs on the
 host's own machine)."""
 
+TAKEOVER_ASK_S = 2.0
+"""How long ``q`` at a table waits for the host to say its takeover (else the leave dialog
+says it less exactly)."""
+
 LOOPBACK = "127.0.0.1"
 """This computer (as :data:`tui.hosting.LOOPBACK`, without importing the host)."""
 
@@ -100,6 +105,20 @@ class AtTable:
     screen: TableScreen[Any]
     host: str = ""
     """``address:port`` of the host, the key of the held seat (empty: not remembered)."""
+
+
+COVERED_NOTICE = "A bot played your seat while you were away: its moves are in the log"
+"""Said to a player who comes back to a seat a bot covered (issue 36, item 4)."""
+
+
+def was_covered(summary: dict[str, Any] | None, seat: int | None) -> bool:
+    """Whether the table ``summary`` (the lobby's last listing) shows a bot covering
+    ``seat`` for its player (the seat map's ``covered``: the host's data, so checked)."""
+    seats = summary.get("seats") if summary is not None else None
+    if seat is None or not isinstance(seats, list) or not 0 <= seat < len(seats):
+        return False
+    info = seats[seat]
+    return isinstance(info, dict) and info.get("covered") is True
 
 
 def host_summary(event_host: Any) -> str:
@@ -306,6 +325,8 @@ class ClowderApp(KeyGateApp[int]):
             from net.client.discovery import ssh_command
 
             return ssh_command(reached, self.ssh_door, user=self.player)
+        if host == key and self.shown_as:  # joined at 127.0.0.1: named as the player reached it
+            return f"clowder join {self.shown_as}"
         return f"clowder join {host}"
 
     def _remember(self, name: str) -> None:
@@ -326,7 +347,19 @@ class ClowderApp(KeyGateApp[int]):
         if made:  # once per name: kept, so every host knows this player again
             self._save_settings()
         options.setdefault("ping_interval_s", CLIENT_PING_S)
+        options.setdefault("shown_as", self.shown_for(endpoint))
         return Client(endpoint[0], endpoint[1], self.player, player_key=key, **options)
+
+    def shown_for(self, endpoint: tuple[str, int]) -> str | None:
+        """The joined host's ``--shown-as`` address when ``endpoint`` is that host (``None``:
+        its own address is the one to show). An SSH or browser player's client reaches the
+        host at 127.0.0.1, which to that player means their own computer: every text names
+        the address they reached it at ("Nothing is listening at 127.0.0.1:7707" was seen
+        while the host restarted, issue 36, item 4)."""
+        joined = self.join_address
+        if self.shown_as and joined is not None and tuple(joined) == tuple(endpoint):
+            return self.shown_as
+        return None
 
     def _begin(self) -> None:
         if self.play_request is not None:
@@ -429,10 +462,13 @@ class ClowderApp(KeyGateApp[int]):
         place: str,
         *,
         coach: bool = False,
+        listed: dict[str, Any] | None = None,
     ) -> bool:
         """Connect to ``endpoint``, join ``table`` and show it; False (and say why) on failure.
 
-        ``coach``: the screen coaches the player through the game (:mod:`tui.coach`)."""
+        ``coach``: the screen coaches the player through the game (:mod:`tui.coach`).
+        ``listed``: the table's summary as the lobby last listed it: a seat a bot covered
+        while its player was away is said to be so when they come back to it."""
         from net.client.client import ClientError
         from tui.games import NoScreen, coach_class, screen_class
 
@@ -448,6 +484,7 @@ class ClowderApp(KeyGateApp[int]):
         try:
             await client.connect()
             joined = await self._returned(client, table) if held is not None else None
+            returned = joined
             if held is not None and joined is None:
                 self.seats.drop(key, table, self.player)  # the host no longer knows it
                 client.token = None
@@ -471,6 +508,8 @@ class ClowderApp(KeyGateApp[int]):
         if welcome is not None:  # the waiting room tells friends every way in
             screen.doors = (welcome.ssh, welcome.web)
         self.at_table = AtTable(client, joined.table, screen, key)
+        if returned is not None and was_covered(listed, returned.seat):
+            screen.notice(COVERED_NOTICE)
         self.run_worker(self._pump(client), group="table")
         await self.push_screen(screen)
         return True
@@ -699,6 +738,25 @@ class ClowderApp(KeyGateApp[int]):
         view = seat.screen.view
         return view is not None and view["outcome"] is None
 
+    async def _takeover_of(self, seat: AtTable) -> float | None:
+        """The seconds before the host has a bot cover a seat left at ``seat``'s table (the
+        table summary's ``takeover``; ``None``: not known, an older host or no answer), so
+        that the leave dialog says what really happens (issue 36, item 4)."""
+        from net.client.client import ClientError
+
+        if not seat.client.connected:
+            return None
+        try:
+            async with asyncio.timeout(TAKEOVER_ASK_S):
+                tables = await seat.client.list_tables()
+        except (ClientError, TimeoutError):
+            return None
+        summary = next((t for t in tables if t.get("id") == seat.table), None)
+        takeover = summary.get("takeover") if summary is not None else None
+        if not isinstance(takeover, int | float) or isinstance(takeover, bool):
+            return None  # the host's data: anything else is not known
+        return max(0.0, float(takeover)) if math.isfinite(takeover) else None
+
     async def on_table_screen_leave(self, message: TableScreen.Leave) -> None:
         from net.client.client import ClientError
         from tui.screens.leave import LeaveDialog
@@ -715,7 +773,8 @@ class ClowderApp(KeyGateApp[int]):
             back = "Enter on it in the lobby (it says 'your seat')"
             if seat.host:
                 back += f", or {self.way_back(seat.host)}"
-            self.push_screen(LeaveDialog(seat.table, back_by=back), chosen)
+            takeover = await self._takeover_of(seat)
+            self.push_screen(LeaveDialog(seat.table, back_by=back, takeover_s=takeover), chosen)
             return
         if self.lobby is None and message.choice is None and self._playing(seat):
             from tui.screens.end_game import EndGameDialog
@@ -860,6 +919,7 @@ class ClowderApp(KeyGateApp[int]):
                     self.player,
                     reconnect=False,
                     ping_interval_s=CLIENT_PING_S,
+                    shown_as=host.shown or None,
                 )
                 await client.connect()
                 self.listers[host.key] = client
@@ -894,6 +954,7 @@ class ClowderApp(KeyGateApp[int]):
                     str(table.get("game")),
                     "player",
                     host.public_endpoint,
+                    listed=table,
                 )
 
     def _name_from_welcome(self, host: HostEntry, client: Client) -> None:
@@ -918,7 +979,8 @@ class ClowderApp(KeyGateApp[int]):
     async def on_lobby_screen_join_table(self, message: LobbyScreen.JoinTable) -> None:
         host = message.host
         tables = self.lobby.tables.get(host.key, []) if self.lobby is not None else []
-        game = next((t.get("game") for t in tables if t.get("id") == message.table), None)
+        listed = next((t for t in tables if t.get("id") == message.table), None)
+        game = listed.get("game") if listed is not None else None
         if game is None:
             self._say(f"Table {message.table} is gone from {host.name}")
             return
@@ -928,6 +990,7 @@ class ClowderApp(KeyGateApp[int]):
             str(game),
             message.role,
             host.public_endpoint,
+            listed=listed,
         )
 
     async def on_lobby_screen_create(self, message: LobbyScreen.Create) -> None:
@@ -978,8 +1041,7 @@ class ClowderApp(KeyGateApp[int]):
         finally:
             await client.close()
         # Where friends reach this host (an SSH player's client reaches it on 127.0.0.1).
-        shown = self.shown_as if self.join_address == endpoint and self.shown_as else None
-        place = shown or f"{endpoint[0]}:{endpoint[1]}"
+        place = self.shown_for(endpoint) or f"{endpoint[0]}:{endpoint[1]}"
         await self._sit(endpoint, table, new.game, "player", place, coach=new.coach)
 
     def on_lobby_screen_add_host(self, message: LobbyScreen.AddHost) -> None:

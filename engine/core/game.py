@@ -41,6 +41,9 @@ class Game(ABC, Generic[S]):
     """The registered name (``"blackcat"``): table specs, protocol, commands."""
     title: ClassVar[str]
     """The name people read (``"Black Cat"``)."""
+    short_title: ClassVar[str] = ""
+    """The name where a long title does not fit (a lobby's column): ``"Kitten Me!"``; empty:
+    the title is short enough."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     state_type: type[S]

@@ -88,9 +88,16 @@ class ClientError(Exception):
         self.message = message
 
 
-def unreachable_text(host: str, port: int, error: BaseException) -> str:
-    """A sentence for people on why ``host:port`` could not be reached (no errno numbers)."""
-    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+def unreachable_text(host: str, port: int, error: BaseException, shown: str | None = None) -> str:
+    """A sentence for people on why ``host:port`` could not be reached (no errno numbers).
+
+    ``shown``: the host's address as the player reached it (``ADDRESS:PORT``), named
+    instead: an SSH or browser player's client joins the host at 127.0.0.1, an address
+    that means the player's own computer to them (issue 36, item 4).
+    """
+    where = shown or (f"[{host}]:{port}" if ":" in host else f"{host}:{port}")
+    if shown:
+        host = shown.rpartition(":")[0] or shown
     if isinstance(error, TimeoutError):
         return f"{where} did not answer within {CONNECT_TIMEOUT_S:g} s"
     if isinstance(error, ConnectionRefusedError):
@@ -152,9 +159,13 @@ class Client:
         player_key: str | None = None,
         reconnect: bool = True,
         ping_interval_s: float = PING_INTERVAL_S,
+        shown_as: str | None = None,
     ) -> None:
         self.host = host
         self.port = port
+        self.shown_as = shown_as
+        """The host's ``ADDRESS:PORT`` as the player reached it, named in this client's texts
+        (``None``: ``host:port``): an SSH gateway's client connects at 127.0.0.1."""
         self.name = name
         self.token = token
         self.player_key = player_key
@@ -206,7 +217,7 @@ class Client:
             async with asyncio.timeout(CONNECT_TIMEOUT_S):
                 _, link = await loop.create_connection(lambda: _Link(self), self.host, self.port)
         except (OSError, TimeoutError) as error:
-            text = unreachable_text(self.host, self.port, error)
+            text = unreachable_text(self.host, self.port, error, self.shown_as)
             raise ClientError("unreachable", text) from None
         self._protocol = ClientProtocol()
         self._early = []  # what came with the welcome, delivered after it
@@ -508,7 +519,8 @@ class Client:
                 if error.code == "bad_token":
                     self.token = None
                 continue
-            self._deliver(ConnectionState(True, f"Reconnected to {self.host}:{self.port}"))
+            where = self.shown_as or f"{self.host}:{self.port}"
+            self._deliver(ConnectionState(True, f"Reconnected to {where}"))
             self._deliver_early()
             return
 

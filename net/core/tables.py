@@ -173,6 +173,7 @@ class Table:
             "free": self.free_seats,
             "status": status,
             "spectators": self.spectators,
+            "takeover": self.takeover_s,  # what a leaving player is told (issue 36, item 4)
         }
         if self.state is not None:  # what anyone watching sees: the phase and the scores
             summary["phase"] = str(self.game.phase(self.state))

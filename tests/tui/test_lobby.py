@@ -485,3 +485,58 @@ async def test_the_status_line_counts_the_hosts_found_and_keeps_a_message_said_s
             assert status() == "Nothing is listening at 10.0.0.9:7707"
     finally:
         await host.close()
+
+
+def every_game_s_table(index: int, game: str) -> dict[str, Any]:
+    """A table of ``game`` at which three sit, one of them a bot."""
+    names = ["Ann", "Bot Tom", "Bea"]
+    return {
+        "id": f"t{index}",
+        "game": game,
+        "title": registry.get(game).title,
+        "options": {},
+        "seats": [
+            {
+                "name": name,
+                "bot": name.startswith("Bot"),
+                "human": not name.startswith("Bot"),
+                "connected": True,
+                "covered": False,
+            }
+            for name in names
+        ],
+        "free": 0,
+        "status": "playing",
+        "spectators": 0,
+    }
+
+
+@pytest.mark.parametrize(("width", "height"), [(48, 40), (80, 24), (142, 40)])
+async def test_every_game_s_name_is_read_whole_in_the_tables_list(width: int, height: int) -> None:
+    """Issue 36, item 6: the game column showed "You Gotta" (You Gotta Be Kitten Me!) even at
+    142 columns, and the players "Bot … +1". Each game's title shows whole where there is
+    room (142 columns), else its short name ("Kitten Me!"); the players column takes the
+    rest of the width."""
+    from tests.tui.harness import flat
+
+    games = registry.names()
+    tables = [every_game_s_table(index, game) for index, game in enumerate(games, 1)]
+    app = LobbyHarness()
+    async with app.run_test(size=(width, height)) as pilot:
+        app.lobby.set_tables("yours", tables)
+        await pilot.pause()
+        widget = app.lobby.query_one("#tables", DataTable)
+        update = app.screen._compositor.render_full_update()
+        rows = ["".join(strip.text for strip in row) for row in update.strips]
+        region = widget.content_region
+        shown = [row[region.x : region.right] for row in rows[region.y : region.bottom]]
+        for table in tables:
+            line = flat(next(row for row in shown if f" {table['id']} " in f" {row}"))
+            game = registry.get(str(table["game"]))
+            if width >= 80:
+                assert "Ann, Bot Tom, Bea" in line, line
+            if width >= 142:
+                assert game.title in line, line
+            else:
+                assert game.title in line or game.short_title in line, line
+            assert "…" not in line, line

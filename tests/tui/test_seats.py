@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
 
 from net.client.client import Client
 from net.doors.host import Host
@@ -197,6 +197,84 @@ async def test_q_then_leave_for_now_then_enter_returns_and_the_bot_hands_the_sea
             await pilot.press("q", "g")  # give it up: the token is forgotten
             await until(pilot, lambda: app.screen is lobby, "the lobby again")
             assert app.seats.all() == [] and not info.human
+    finally:
+        await watcher.close()
+        await host.close()
+
+
+async def test_the_leave_dialog_says_when_a_bot_plays_the_seat_the_table_s_takeover(
+    tmp_path: Path,
+) -> None:
+    """Issue 36, item 4: "leave for now: your seat waits", but after the table's takeover a
+    bot played the seat: the dialog says so, with the host's own seconds for that table."""
+    host, table = await catchy_host(takeover_s=45)
+    try:
+        app = join_app(tmp_path, host.port)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = app.lobby
+            assert lobby is not None
+            await until(pilot, lambda: lobby.tables, "the tables")
+            await pilot.press("enter")
+            await at_table(pilot, app)
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the question")
+            text = " ".join(str(line.render()) for line in app.screen.query(Static))
+            seconds = host.runners[table].table.takeover_s
+            assert f"l  leave for now: a bot plays your seat after {seconds:g} s" in text
+            assert "until you come back" in text and "your seat waits" not in text
+    finally:
+        await host.close()
+
+
+def test_the_leave_dialog_says_what_a_host_that_never_covers_or_does_not_say_does() -> None:
+    from tui.screens.leave import for_now_text
+
+    assert for_now_text(30.0) == (
+        "leave for now: a bot plays your seat after 30 s, until you come back"
+    )
+    assert for_now_text(0.0) == "leave for now: your seat waits for you (no bot plays it)"
+    assert for_now_text(None) == "leave for now: a bot may play your seat until you come back"
+
+
+async def test_coming_back_to_a_seat_a_bot_covered_says_so(tmp_path: Path) -> None:
+    """Issue 36, item 4: back at a seat a bot played (the lobby's listing showed it
+    covered), the player is told, in the log and a toast; a seat nobody covered is not."""
+    from tui.app import COVERED_NOTICE, was_covered
+    from tui.widgets.log import GameLog
+
+    host, table = await catchy_host(takeover_s=0.1)
+    watcher = Client("127.0.0.1", host.port, "Sam", reconnect=False)
+    try:
+        await watcher.connect()
+        await watcher.join(table, "spectator")  # the table goes on while Ann is away
+        app = join_app(tmp_path, host.port)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            lobby = app.lobby
+            assert lobby is not None
+            await until(pilot, lambda: lobby.tables, "the tables")
+            await pilot.press("enter")
+            screen = await at_table(pilot, app)
+            assert COVERED_NOTICE not in [n.message for n in app._notifications]
+            seat = screen.view["seat"] if screen.view else None
+            assert seat is not None
+            await pilot.press("q")
+            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the question")
+            await pilot.press("l")
+            await until(pilot, lambda: app.screen is lobby, "the lobby")
+            info = host.runners[table].table.seats[seat]
+            await until(pilot, lambda: info.bot is not None, "a bot to cover the seat")
+            await app._list_selected()
+            assert was_covered(next(iter(lobby.tables.values()))[0], seat)
+            await pilot.press("enter")
+            back = await at_table(pilot, app)
+            log = back.query_one(GameLog)
+
+            def logged() -> list[str]:
+                return [getattr(line, "plain", str(line)) for line in log._written]
+
+            await until(pilot, lambda: COVERED_NOTICE in logged(), "the notice in the log")
+            assert COVERED_NOTICE in [n.message for n in app._notifications]
+            assert logged().index(COVERED_NOTICE) > 0  # under the game's lines, not above
     finally:
         await watcher.close()
         await host.close()

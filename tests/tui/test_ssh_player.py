@@ -241,6 +241,98 @@ async def test_an_ssh_players_way_back_is_the_ssh_command_with_the_address_they_
         await host.close()
 
 
+def on_screen(app: App[Any]) -> str:
+    """Every character on the screen on top (toasts included), row by row."""
+    update = app.screen._compositor.render_full_update()
+    return "\n".join("".join(strip.text for strip in row) for row in update.strips)
+
+
+async def test_an_ssh_players_lobby_names_the_address_they_reached_while_the_host_is_away(
+    tmp_path: Path,
+) -> None:
+    """Issue 36, item 4: while the host restarted, an SSH player's lobby said "Nothing is
+    listening at 127.0.0.1:7707" (their client joins the host on loopback, which to them
+    is their own computer): it names the address they reached, as the rest of the lobby."""
+    from net.doors.host import Host
+
+    host = await started_host()
+    host.create_table("catchy", {}, seats=2, bots=0)
+    port = host.port
+    try:
+        app = gateway_client(tmp_path, port)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: lobby.tables, "the tables")
+            await host.close()
+            await until(pilot, lambda: lobby.problems, "the listing to fail")
+            await pilot.pause()
+            status = str(lobby.query_one("#lobby-status", Static).render())
+            assert f"Nothing is listening at 198.18.0.1:{port}" in status
+            assert "127.0.0.1" not in on_screen(app)
+            await pilot.press("r")
+            await pilot.pause()
+            status = str(lobby.query_one("#lobby-status", Static).render())
+            assert "198.18.0.1" in status and "127.0.0.1" not in on_screen(app)
+            host = Host(name="Bea", bind="127.0.0.1", port=port, log=lambda _: None)
+            await host.start()
+            await until(pilot, lambda: not lobby.problems, "the host to answer again")
+            assert "127.0.0.1" not in on_screen(app)
+    finally:
+        await host.close()
+
+
+async def test_no_screen_of_an_ssh_player_names_loopback_through_a_host_s_restart(
+    tmp_path: Path,
+) -> None:
+    """The sweep: the lobby, the table, the leave dialog, the drop and the way back (the
+    connection line's "Reconnected to ...") never show 127.0.0.1 to an SSH player."""
+    from net.doors.host import Host
+    from tui.widgets.connection import ConnectionLine
+
+    def new_host(port: int) -> Host:
+        return Host(
+            name="Bea", bind="127.0.0.1", port=port, state_dir=tmp_path / "host", log=lambda _: None
+        )
+
+    host = new_host(0)
+    await host.start()
+    host.create_table("catchy", {}, seats=2, bots=1)
+    port = host.port
+    seen: list[str] = []
+    try:
+        app = gateway_client(tmp_path / "bea", port)
+        async with app.run_test(size=(80, 24), notifications=True) as pilot:
+            lobby = lobby_of(app)
+            await until(pilot, lambda: lobby.tables, "the tables")
+            seen.append(on_screen(app))
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
+            table = app.screen
+            assert isinstance(table, CatchyTable)
+            await until(pilot, lambda: table.view is not None, "the deal")
+            seen.append(on_screen(app))
+            await host.close()
+            line = table.query_one(ConnectionLine)
+            await until(pilot, lambda: not line.connected, "the drop")
+            await pilot.pause()
+            seen.append(on_screen(app))
+            host = new_host(port)
+            await host.start()
+            await until(pilot, lambda: line.connected, "the way back", rounds=1000)
+            assert line.detail == f"Reconnected to 198.18.0.1:{port}"
+            await pilot.pause()
+            seen.append(on_screen(app))
+            table.post_message(TableScreen.Leave(None))
+            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the leave dialog")
+            await pilot.pause()
+            seen.append(on_screen(app))
+        assert len(seen) == 5
+        for screen in seen:
+            assert "127.0.0.1" not in screen, screen
+    finally:
+        await host.close()
+
+
 def test_a_player_who_came_by_clowder_join_is_told_clowder_join(tmp_path: Path) -> None:
     app = ClowderApp(name="Bea", config_dir=tmp_path, join=("127.0.0.1", 7707))
     assert app.way_back("127.0.0.1:7707") == "clowder join 127.0.0.1:7707"

@@ -181,6 +181,25 @@ def test_the_lobby_says_tonight_s_standings_in_one_line_above_the_wins() -> None
     assert tonight_line(data) == ["Tonight, 3 games: Ann 2 wins, Bea 1"]
 
 
+def test_tonight_s_line_says_1_win_and_1_game() -> None:
+    """Issue 36, item 10: the lobby said ``Tonight, 3 games: ann 1 wins``; one win (and one
+    game) is said in the singular, any other count in the plural."""
+    from tui.widgets.wins import tonight_line
+
+    def line(games: int, *wins: int) -> str:
+        standings = [
+            {"name": name, "bot": False, "wins": won, "games": games}
+            for name, won in zip(("ann", "bea", "cy"), wins, strict=False)
+        ]
+        return tonight_line({"games": games, "standings": standings})[0]
+
+    assert line(3, 1, 1, 1) == "Tonight, 3 games: ann 1 win, bea 1, cy 1"
+    assert line(1, 1, 0) == "Tonight, 1 game: ann 1 win, bea 0"
+    assert line(2, 2, 0) == "Tonight, 2 games: ann 2 wins, bea 0"
+    assert line(2, 0, 0) == "Tonight, 2 games: ann 0 wins, bea 0"
+    assert " 1 wins" not in line(3, 1, 1, 1)
+
+
 def test_a_hosts_line_says_what_its_advertisement_counts() -> None:
     """Tables not over, and which wait for players (issue 36, item 11: "4 tables, 4 open"
     beside a list with a finished table in it read as a miscount)."""

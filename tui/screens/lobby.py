@@ -141,8 +141,43 @@ def fit_names(names: Sequence[str], width: int | None) -> str:
     return names[0][: max(1, width - len(more) - 1)] + "…" + more
 
 
-def table_row(table: dict[str, Any], players_width: int | None = None) -> tuple[str, str, str, str]:
-    """The lobby's columns for one table summary: id, game, seats, status."""
+def short_title(game: str) -> str:
+    """The game's short name for a narrow column (``Kitten Me!``; empty: none, or a game this
+    Clowder does not know)."""
+    from engine import registry  # a listing's first row: the lobby is drawn by then
+
+    try:
+        return registry.get(game).short_title
+    except registry.UnknownGame:
+        return ""
+
+
+def game_cell(table: dict[str, Any], width: int | None = None) -> str:
+    """The game's title, whole if it fits in ``width``, else its short name (``Kitten Me!``),
+    else cut with ``…``. "You Gotta" was all the lobby showed of You Gotta Be Kitten Me!,
+    at any width (issue 36, item 6)."""
+    title = str(table.get("title") or table.get("game", "?"))
+    if width is None or len(title) <= width:
+        return title
+    short = short_title(str(table.get("game", "")))
+    if short and len(short) <= width:
+        return short
+    return title[: max(1, width - 1)] + "…"
+
+
+def table_row(
+    table: dict[str, Any], players_width: int | None = None, game_width: int | None = None
+) -> tuple[str, str, str, str]:
+    """The lobby's columns for one table summary: id, game, seats, status (the game's title
+    and the names fitted to the columns' widths, when given)."""
+    title = game_cell(table, game_width)
+    players = seats_text(table.get("seats") or [], players_width or PLAYERS_WIDTH)
+    cells = (str(table.get("id", "?")), title, players, status_cell(table))
+    return (clean_text(cells[0]), clean_text(cells[1]), cells[2], clean_text(cells[3]))
+
+
+def status_cell(table: dict[str, Any]) -> str:
+    """``2 seats free`` / ``your seat, 1 watch`` / ``playing``: the status column's words."""
     status = str(table.get("status", "?"))
     free = int(table.get("free", 0))
     if free and status == "waiting":
@@ -152,20 +187,52 @@ def table_row(table: dict[str, Any], players_width: int | None = None) -> tuple[
     watchers = int(table.get("spectators", 0))
     if watchers:
         status += f", {watchers} watch"
-    title = str(table.get("title") or table.get("game", "?"))
-    players = seats_text(table.get("seats") or [], players_width or PLAYERS_WIDTH)
-    cells = (str(table.get("id", "?")), title, players, status)
-    return (clean_text(cells[0]), clean_text(cells[1]), cells[2], clean_text(cells[3]))
+    return status
 
 
 PLAYERS_WIDTH = 14
-"""The players column's width: names that do not fit are counted (``Ann +2``), not cut."""
+"""The players column's width when no other is given: names that do not fit are counted
+(``Ann +2``), not cut."""
 
 COLUMNS = (("id", 3), ("game", 10), ("players", PLAYERS_WIDTH), ("status", 16))
-"""The tables' columns and widths (they fit the 80-column lobby)."""
-NARROW_PLAYERS_WIDTH = 8
-NARROW_COLUMNS = (("id", 3), ("game", 10), ("players", NARROW_PLAYERS_WIDTH), ("status", 14))
-"""The same in a phone's 48 columns (:data:`NARROW_BELOW`), the panes one above the other."""
+"""The tables' columns and widths before the lobby knows its width."""
+
+ID_WIDTH = 3
+SHORT_GAME_WIDTH = 10
+"""The game column at its narrowest: every game's title or short name fits (``Kitten Me!``)."""
+STATUS_WIDTH = 16
+NARROW_STATUS_WIDTH = 14
+"""The status column at its widest (``2 seats free, 1 watch`` is cut); a phone's is
+narrower. It is as wide as its longest words, from :data:`MIN_STATUS_WIDTH`."""
+MIN_STATUS_WIDTH = 9
+MIN_PLAYERS_WIDTH = 8
+HOSTS_PANE_WIDTH = 28
+"""The hosts pane's width beside the tables (``#hosts-pane`` in lobby.tcss)."""
+CELL_PADDING = 2
+"""A column's cell padding (the DataTable's, one each side)."""
+SCROLLBAR_ROOM = 2
+"""Kept free for the list's scroll bar, when it has more tables than rows."""
+
+
+def columns_for(
+    width: int, titles: Sequence[str], statuses: Sequence[str] = ()
+) -> tuple[tuple[str, int], ...]:
+    """The tables' columns for a lobby ``width`` columns wide listing games ``titles`` with
+    ``statuses``: the status column as wide as its words, the game column the longest title
+    whole where there is room for it and a few names beside it (else each game's short
+    name), the players the rest (issue 36, item 6: the columns stayed at their 80-column
+    widths on a 142-column terminal, "You Gotta" and "Bot … +1")."""
+    narrow = width < NARROW_BELOW
+    pane = width if narrow else width - HOSTS_PANE_WIDTH
+    room = pane - 4 * CELL_PADDING - SCROLLBAR_ROOM
+    widest = NARROW_STATUS_WIDTH if narrow else STATUS_WIDTH
+    words = max((len(text) for text in statuses), default=MIN_STATUS_WIDTH)
+    status = min(widest, max(MIN_STATUS_WIDTH, words))
+    longest = max((len(title) for title in titles), default=SHORT_GAME_WIDTH)
+    whole = max(SHORT_GAME_WIDTH, longest)
+    game = whole if room - ID_WIDTH - status - whole >= PLAYERS_WIDTH else SHORT_GAME_WIDTH
+    players = max(MIN_PLAYERS_WIDTH, room - ID_WIDTH - status - game)
+    return (("id", ID_WIDTH), ("game", game), ("players", players), ("status", status))
 
 
 class LobbyScreen(Screen[None]):
@@ -240,7 +307,7 @@ class LobbyScreen(Screen[None]):
         tables every 1.5 s, and drawing the same lines again sent them to every player's
         terminal each time (an idle lobby's cost, times each SSH or browser player)."""
         self._shown_status = ""
-        self._columns = COLUMNS
+        self._columns: tuple[tuple[str, int], ...] = COLUMNS
         self._ready = False
 
     def compose(self) -> ComposeResult:
@@ -276,14 +343,21 @@ class LobbyScreen(Screen[None]):
         self._shown_rows = None
 
     def on_resize(self, event: events.Resize) -> None:
-        """A phone's width gets narrower columns (names counted, ``Ann +2``, sooner)."""
+        """The columns follow the width (a phone's: names counted, ``Ann +2``, sooner)."""
         if not self._ready:
             return
-        columns = NARROW_COLUMNS if event.size.width < NARROW_BELOW else COLUMNS
+        self._shown_rows = None
+        self._show_tables(self.selected)
+
+    def _fit_columns(self, tables: Sequence[dict[str, Any]]) -> None:
+        """The columns for the screen's width and these tables' games (set again only when
+        they change: that clears the list)."""
+        titles = [str(table.get("title") or table.get("game", "?")) for table in tables]
+        statuses = [clean_text(status_cell(table)) for table in tables]
+        columns = columns_for(self.size.width, titles, statuses)
         if columns != self._columns:
             self._columns = columns
             self._set_columns(columns)
-            self._show_tables(self.selected)
 
     def _title(self) -> None:
         title = Text("Clowder lobby", style="bold")
@@ -384,17 +458,19 @@ class LobbyScreen(Screen[None]):
             ssh_line.display = bool(ways)
             ssh_line.update(Content.styled(ways, MUTED))
             title.update(Text(shown, style="bold") if shown else "Tables")
+        cursor = widget.cursor_row  # new columns clear the list: the cursor stays put
         if host is None:
             rows: list[tuple[str, str, str, str]] = []
         else:
-            width = NARROW_PLAYERS_WIDTH if self._columns is NARROW_COLUMNS else PLAYERS_WIDTH
-            rows = [table_row(table, width) for table in self.tables.get(host.key, [])]
+            listed = self.tables.get(host.key, [])
+            self._fit_columns(listed)
+            widths = dict(self._columns)
+            rows = [table_row(table, widths["players"], widths["game"]) for table in listed]
         if problem:
             self.status(problem)
         if rows == self._shown_rows:
             return
         self._shown_rows = rows
-        cursor = widget.cursor_row
         widget.clear()
         for cells in rows:
             widget.add_row(*cells, key=cells[0])
@@ -485,7 +561,7 @@ class LobbyScreen(Screen[None]):
     def action_retry(self) -> None:
         host = self.selected
         if host is not None:
-            self.status(f"Trying {host.endpoint} again...")
+            self.status(f"Trying {host.public_endpoint} again...")
             self.post_message(self.HostChosen(host))
 
     def action_watch(self) -> None:

@@ -271,6 +271,8 @@ class TableScreen(Screen[None], Generic[V]):
         """The results screen on show (:class:`tui.screens.results.ResultsScreen`)."""
         self._early_lines: list[Text] = []
         """Chat lines that came before the screen was mounted (written once it is)."""
+        self.notices: list[str] = []
+        """This Clowder's words to the player not yet said (:meth:`notice`)."""
         self._early_refusal: str | None = None
         """The host's last refusal before the screen was mounted (shown once it is)."""
         self.bell_on = True
@@ -482,6 +484,8 @@ class TableScreen(Screen[None], Generic[V]):
         if self.paused:  # over the game's own prompt, for as long as the hold lasts
             self.query_one(PromptLine).refuse(self.paused)
         self._coach_view(view)
+        if self.notices:
+            self.call_after_refresh(self._say_notices)  # under the lines the view drew
         if view["outcome"] is not None and not self._results_shown:
             self._results_shown = True
             if self.coach is not None:  # once the coach has had its last say, in the log
@@ -776,6 +780,20 @@ class TableScreen(Screen[None], Generic[V]):
             self.said_line(chat_text(name, seat, text))
         else:
             self._early_lines.append(chat_text(name, seat, text))
+
+    def notice(self, text: str) -> None:
+        """A word from this Clowder to the player (not the game's, not chat), ``A bot played
+        your seat while you were away``: into the log under the game's lines once a game is
+        drawn (before them, the first view's lines would push it out of sight), and a toast."""
+        self.notices.append(text)
+        if self._ready and self.view is not None:
+            self._say_notices()
+
+    def _say_notices(self) -> None:
+        for text in self.notices:
+            self.said_line(Text(text, style="bold"))
+            self.notify(text, timeout=8)
+        self.notices = []
 
     def said_line(self, line: Text) -> None:
         """A line of the table's talk into the log (a toast on a screen without one)."""

@@ -48,14 +48,23 @@ async def fetch_wins(client: Any) -> list[str] | None:
 
 
 def tonight_line(data: dict[str, Any] | None) -> list[str]:
-    """``Tonight, 3 games: Ann 2 wins, Bea 1, Cy 0`` (people only; none before a game)."""
+    """``Tonight, 3 games: Ann 2 wins, Bea 1, Cy 0`` (people only; none before a game).
+
+    The first count names its noun, in the singular for one (``ann 1 win``: "1 wins" was
+    seen in the lobby, issue 36, item 10); the others follow it as bare numbers.
+    """
     if not data or not data.get("games"):
         return []
     games = int(data["games"])
     people = [row for row in data.get("standings") or [] if not row.get("bot")]
     parts = [
-        f"{row['name']} {row['wins']}" + (" wins" if index == 0 else "")
+        f"{row['name']} {row['wins']}" + (_wins_word(int(row["wins"])) if index == 0 else "")
         for index, row in enumerate(people[:5])
     ]
     more = f", +{len(people) - 5} more" if len(people) > 5 else ""
     return [f"Tonight, {games} game{'s' if games != 1 else ''}: {', '.join(parts)}{more}"]
+
+
+def _wins_word(count: int) -> str:
+    """`` win`` after 1, `` wins`` after any other count."""
+    return " win" if count == 1 else " wins"

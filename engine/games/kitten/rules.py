@@ -277,6 +277,7 @@ class Kitten(Game[KittenState]):
 
     name = "kitten"
     title = "You Gotta Be Kitten Me!"
+    short_title = "Kitten Me!"
     min_players = 2
     max_players = 10
     state_type = KittenState
