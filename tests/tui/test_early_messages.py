@@ -82,3 +82,11 @@ async def test_messages_before_during_and_after_the_mount_are_safe_and_kept(game
         if text or before.query("GameLog"):
             for n in (1, 2, 3):
                 assert f"hello {n}" in text, (game, n, text[-300:])
+        # Taken down (the player left, the game is over): messages still on their way to it
+        # (its pump's queue) are safe while it goes and once it is gone. A presence while
+        # its widgets went raised NoMatches for ConnectionLine in a loaded run.
+        leaving = app.pop_screen()
+        deliver(before, view, 4)  # being taken down
+        await leaving
+        deliver(before, view, 5)  # gone
+        await pilot.pause()

@@ -229,8 +229,8 @@ class TableScreen(Screen[None], Generic[V]):
         self.place = place
         """Where the table is (``127.0.0.1:7707``), for the connection line."""
         self._results_shown = False
-        self._ready = False
-        """Set once composed and mounted: before that, data is kept and drawn on mount."""
+        self._mounted = False
+        """Set once composed and mounted (see :attr:`_ready`)."""
         self.doors: tuple[int | None, int | None] = (None, None)
         """The host's SSH gateway and web page ports (its ``welcome``), for the waiting room."""
         self._seats: list[dict[str, Any]] = []
@@ -361,8 +361,16 @@ class TableScreen(Screen[None], Generic[V]):
         yield ConnectionLine(id="connection")
         yield TableFooter()
 
+    @property
+    def _ready(self) -> bool:
+        """Whether the screen's widgets are up to draw on: mounted, and not being taken down.
+        Before, data is kept and drawn on mount; while the screen goes (the player left, a
+        new table came) and after, what is still on its way to it is dropped: its widgets
+        are being removed, and a ``presence`` then raised ``NoMatches`` in the app's pump."""
+        return self._mounted and not (self._closing or self._closed or self._pruning)
+
     def on_mount(self) -> None:
-        self._ready = True
+        self._mounted = True
         boards = self.query("#board")
         self._board = boards.first() if boards else None
         self.screen_layout_refresh_signal.subscribe(self, self._laid_out)

@@ -521,7 +521,7 @@ class BlackCatTable(RealtimeTable[BlackCatView]):
         if call_in is not None:
             return (
                 f"Grab {card_label(top)}: 1 into pile 1, 2 into pile 2"
-                f" · untaken {call_in} s more, it lets c c call the end"
+                f" · c c calls the end after {call_in} s untaken"
             )
         if self.stalled():
             return (
