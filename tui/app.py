@@ -1001,6 +1001,9 @@ class ClowderApp(KeyGateApp[int]):
         if self.only_host and self.join_address is not None:
             await self._create_on(self.join_address, new)
             return
+        if new.at is not None:  # another host, chosen in the dialog: its players see it
+            await self._create_on(new.at, new)
+            return
         try:
             embedded = await self._ensure_host(
                 self.host_bind or EVERYWHERE, advertise=self.advertise

@@ -68,6 +68,7 @@ from tui.screens.dialogs import (
     CreateDialog,
     LearnDialog,
     NameDialog,
+    Place,
     asked_because,
 )
 from tui.screens.end_game import EndGameDialog
@@ -440,6 +441,13 @@ DIALOGS: dict[str, Callable[[], Screen[Any]]] = {
     "address": AddressDialog,
     "learn": LearnDialog,
     **{f"create {game}": partial(CreateDialog, game) for game in registry.names()},
+    "create at a LAN host": lambda: CreateDialog(
+        "kiitos",  # the most options
+        places=[
+            Place("lan:b", "Bartholomew Bigglesworth's box", "198.18.0.1", 7707, "198.18.0.1:7707")
+        ],
+        chosen="lan:b",
+    ),
     "next game": lambda: NextGameDialog(3, "catchy"),
     "results": lambda: ResultsScreen("Catchy!", ["Ann wins.", "Ann: 7", "Bea: 3"], my_seat=0),
     "info": lambda: InfoScreen("How the piles score", "Pile 1: 4 points.\n\n" * 20),

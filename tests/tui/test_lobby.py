@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, DataTable, Input, Select, Static
+from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
 
 from engine import registry
 from net.client.discovery import ChangeKind, HostEvent, HostInfo, TableSummary
@@ -212,6 +212,83 @@ async def test_create_a_table_hosted_by_this_process(tmp_path: Path) -> None:
         await pilot.press("q", "l")  # the game is on: q asks, l leaves for now
         await until(pilot, lambda: app.screen is lobby, "the lobby again")
         await until(pilot, lambda: any(h.origin == "yours" for h in lobby.hosts), "our host")
+
+
+def where_line(dialog: CreateDialog) -> str:
+    """The create dialog's first line as read: "New table at" and the host chosen."""
+    label = dialog.query_one("#where-line Label", Label).render()
+    return f"{label}{dialog.query_one('#where SelectCurrent #label', Static).render()}"
+
+
+async def test_a_table_is_created_at_the_lan_host_highlighted(tmp_path: Path) -> None:
+    """Issue 36's LAN walk-through: ``c`` made every terminal player's table on their own
+    computer, where the LAN host's SSH and browser players (who see only that host) could
+    never join it. With a LAN host highlighted, the dialog offers it first."""
+    source = FakeDiscovery()
+    host = await started_host()
+    try:
+        app = lobby_app(tmp_path, source)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = await listed(pilot, app, source, host, tables=0)
+            dialog = await create_dialog(pilot, app)
+            where = dialog.query_one("#where", Select)
+            assert where.value == lobby.hosts[0].key
+            at_bea = f"New table at Bea's laptop (127.0.0.1:{host.port})"
+            await until(pilot, lambda: where_line(dialog) == at_bea, "Bea's laptop first")
+            dialog.query_one("#game", Select).value = "catchy"
+            await until(pilot, lambda: bool(dialog.query("#option-target")), "the options")
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the new table")
+            assert app.embedded is None  # nothing hosted on this computer
+            (runner,) = host.runners.values()
+            assert runner.table.created_by == "Ann"
+            assert [seat.name for seat in runner.table.seats].count("Ann") == 1
+    finally:
+        await host.close()
+
+
+async def test_this_computer_can_still_be_chosen_with_a_lan_host_highlighted(
+    tmp_path: Path,
+) -> None:
+    source = FakeDiscovery()
+    host = await started_host()
+    try:
+        app = lobby_app(tmp_path, source)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await listed(pilot, app, source, host, tables=0)
+            dialog = await create_dialog(pilot, app)
+            at_bea = f"New table at Bea's laptop (127.0.0.1:{host.port})"
+            await until(pilot, lambda: where_line(dialog) == at_bea, "Bea's laptop first")
+            where = dialog.query_one("#where", Select)
+            await until(pilot, lambda: dialog.focused is where, "the list first, for the keys")
+            await pilot.press("enter", "down", "enter")  # the list opens; this computer
+            await until(
+                pilot, lambda: where_line(dialog) == "New table at this computer", "the choice"
+            )
+            dialog.query_one("#game", Select).value = "catchy"
+            await until(pilot, lambda: bool(dialog.query("#option-target")), "the options")
+            await until(  # kept by the new game's dialog, once its lists are mounted
+                pilot, lambda: dialog.query_one("#where", Select).value == "here", "the choice"
+            )
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the new table")
+            assert not host.runners
+            assert app.embedded is not None
+            (runner,) = app.embedded.host.runners.values()
+            assert runner.table.created_by == "Ann"
+    finally:
+        await host.close()
+
+
+async def test_with_no_other_host_the_create_dialog_offers_only_this_computer(
+    tmp_path: Path,
+) -> None:
+    app = lobby_app(tmp_path, FakeDiscovery())
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await create_dialog(pilot, app)
+        assert not dialog.query("#where")
+        head = str(dialog.query_one("#head").render())
+        assert head == "New table on this computer (others on the LAN can join)"
 
 
 async def test_create_a_black_cat_table_with_a_variant_ticked(tmp_path: Path) -> None:

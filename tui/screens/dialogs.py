@@ -6,10 +6,11 @@ checks what was typed before closing, saying what is wrong in the dialog.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -140,6 +141,33 @@ class NewTable:
     """The bots' level (``easy``, ``normal``, ``hard``); ``None``: the host's default."""
     coach: bool = False
     """A coached first game (:mod:`tui.coach`): the table screen gets the game's coach."""
+    at: tuple[str, int] | None = None
+    """The host to create it at (address, port), chosen in the dialog; ``None``: this
+    computer's own host (or, for a lobby that plays at one host only, that host)."""
+
+
+@dataclass(frozen=True)
+class Place:
+    """A host the lobby lists where a terminal player may create a table instead of on
+    this computer: a LAN host, or one added by address. Its SSH and browser players see
+    only that host, so a table made there is one they can join too (issue 36)."""
+
+    key: str
+    """The lobby's key for the host (the dialog's choice)."""
+    name: str
+    """The host's name as announced: hostile text, cleaned before it is drawn."""
+    address: str
+    port: int
+    shown: str
+    """Where other people reach it (``host:port``), as the lobby shows it."""
+
+    @property
+    def label(self) -> str:
+        return clean_text(f"{self.name} ({self.shown})")
+
+
+HERE = "here"
+"""The create dialog's choice of this computer (the other choices are :attr:`Place.key`)."""
 
 
 def first_game(game: str) -> NewTable:
@@ -226,22 +254,48 @@ class CreateDialog(Dialog):
         Binding("ctrl+s", "create", "create"),
     ]
 
-    def __init__(self, game: str | None = None, *, at: str = "") -> None:
+    def __init__(
+        self,
+        game: str | None = None,
+        *,
+        at: str = "",
+        places: Sequence[Place] = (),
+        chosen: str = HERE,
+    ) -> None:
         super().__init__()
         self.game = game or registry.names()[0]
         self.at = at
         """Where the table is created when not on this computer (the lobby's only host,
-        as an SSH gateway's player reaches it): the title says so."""
+        as an SSH gateway's player reaches it): the title says so, and nothing is chosen."""
+        self.places = {place.key: place for place in places} if not at else {}
+        """The other hosts a table can be created at instead of on this computer: a LAN
+        host's SSH and browser players see only that host, so a table made here is one
+        they never can join (issue 36's LAN walk-through)."""
+        self.where = chosen if chosen in self.places else HERE
+        """The key of the host chosen (:data:`HERE`: this computer); the lobby's highlighted
+        host is the first choice."""
 
     def compose(self) -> ComposeResult:
         described = registry.get(self.game).describe()
         games = [(registry.get(name).title, name) for name in registry.names()]
         low, high = described["min_players"], described["max_players"]
         with Vertical():
-            if self.at:
-                yield Label(f"New table at {self.at} (others can join)", markup=False)
+            if self.places:
+                with Horizontal(id="where-line"):
+                    yield Label("New table at ")
+                    # Text, not markup: a host's name is its owner's to choose.
+                    choices = [(Text(place.label), key) for key, place in self.places.items()]
+                    yield Select(
+                        [*choices, (Text("this computer"), HERE)],
+                        value=self.where,
+                        allow_blank=False,
+                        id="where",
+                        compact=True,
+                    )
+            elif self.at:
+                yield Label(f"New table at {self.at} (others can join)", id="head", markup=False)
             else:
-                yield Label("New table on this computer (others on the LAN can join)")
+                yield Label("New table on this computer (others on the LAN can join)", id="head")
             yield Select(games, value=self.game, allow_blank=False, id="game", compact=True)
             with Horizontal(classes="buttons"):
                 yield Label("Seats ")
@@ -302,6 +356,12 @@ class CreateDialog(Dialog):
             await self.recompose()
             self.query_one("#seats", Select).focus()
 
+    @on(Select.Changed, "#where")
+    def where_changed(self, event: Select.Changed) -> None:
+        """Another host (or this computer): kept when another game recomposes the dialog."""
+        if isinstance(event.value, str):
+            self.where = event.value
+
     @on(Button.Pressed, "#cancel")
     def cancelled(self) -> None:
         self.dismiss(None)
@@ -337,6 +397,14 @@ class CreateDialog(Dialog):
                 "hidden"  # a table option the host takes (net.core.chat)
             )
         level = next((select.value for select in self.query("#bot-level").results(Select)), None)
+        place = self.places.get(self.where)
         self.dismiss(
-            NewTable(self.game, chosen, seats, bots, level if isinstance(level, str) else None)
+            NewTable(
+                self.game,
+                chosen,
+                seats,
+                bots,
+                level if isinstance(level, str) else None,
+                at=(place.address, place.port) if place is not None else None,
+            )
         )

@@ -531,8 +531,7 @@ class LobbyScreen(Screen[None]):
         elif table is None and host.origin == "yours":
             self.status("You have no tables open: press c to create one")
         elif table is None:
-            where = "there" if self.creates_at else "on this computer"
-            self.status(f"{host.name} has no tables yet: press c to open one {where}")
+            self.status(f"{host.name} has no tables yet: press c to open one there")
         else:
             self.post_message(self.JoinTable(host, table, role))
 
@@ -575,13 +574,24 @@ class LobbyScreen(Screen[None]):
         (self.query_one("#tables", DataTable) if hosts.has_focus else hosts).focus()
 
     def action_create(self) -> None:
-        from tui.screens.dialogs import CreateDialog  # the dialogs load when first opened
+        """The create dialog, offering the other hosts listed as well as this computer
+        (the highlighted one first): a LAN host's SSH and browser players see only that
+        host, so a table made on this computer is one they can never join."""
+        from tui.screens.dialogs import HERE, CreateDialog, Place  # loaded when first opened
 
         def created(new_table: NewTable | None) -> None:
             if new_table is not None:
                 self.post_message(self.Create(new_table))
 
-        self.app.push_screen(CreateDialog(at=self.creates_at), created)
+        places = [
+            Place(host.key, host.name, host.address, host.port, host.public_endpoint)
+            for host in self.hosts
+            if host.origin != "yours"
+        ]
+        selected = self.selected
+        chosen = selected.key if selected is not None else HERE
+        dialog = CreateDialog(at=self.creates_at, places=places, chosen=chosen)
+        self.app.push_screen(dialog, created)
 
     def action_learn(self) -> None:
         """A coached first game of the game chosen (:class:`tui.screens.dialogs.LearnDialog`):
