@@ -107,6 +107,8 @@ async def test_every_prompt_is_read_whole_at_80x24() -> None:
         prompt = table.query_one(PromptLine)
         cut = []
         for text in texts:
+            # The table re-prompts as its seconds tick (a call's wait): then it says this too.
+            table.prompt_text = lambda view, text=text: text  # type: ignore[method-assign,misc]
             prompt.prompt(text)
             if not await shown_whole(pilot, app, prompt, text):
                 cut.append(text)
