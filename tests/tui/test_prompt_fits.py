@@ -65,13 +65,13 @@ FILL = NAMES[0]
 """What a value in an engine's message is written as: a long name (numbers, cards and
 letters are shorter)."""
 SEED = 3
-STATES = 16
+STATES = 8
 """States along the game at which every seat tries the actions seen in it."""
 ACTIONS = 30
 """The actions seen in the game that are tried (a seeded sample; Kitten Me! sees hundreds)."""
-VIEWS = 8
+VIEWS = 4
 """Views along the game for each seat and the spectator, for the prompts."""
-LONGEST = 12
+LONGEST = 8
 """The longest this many prompts, and refusals met in play, are shown (shorter ones of the
 same kinds fit where these do)."""
 
