@@ -114,7 +114,7 @@ async def test_the_lobby_s_footer_draws_whole_keys_at_every_narrow_width() -> No
     app = LobbyHarness()
     async with app.run_test(size=(80, 30)) as pilot:
         footer = app.lobby.query_one(TableFooter)
-        for width in range(40, 81):
+        for width in range(40, 81, 2):  # every other width: a cut key shows at many
             await pilot.resize_terminal(width, 30)
             await pilot.pause()
             keys = {key.render().plain.strip() for key in footer.query(FooterKey)}
