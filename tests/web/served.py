@@ -21,6 +21,9 @@ from aiohttp import web
 from rich.console import Console
 from textual_serve.server import Server
 
+from net.doors.host import Host
+from net.doors.web_gateway import WebGateway
+
 # The project's root: commands run here, so "python -m tests.web.app" imports.
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,3 +64,21 @@ def _first_address(addresses: Sequence[object]) -> tuple[str, int]:
         if isinstance(address, tuple) and len(address) >= 2:
             return str(address[0]), int(address[1])
     raise RuntimeError(f"the server listens on no TCP address: {addresses!r}")
+
+
+@contextlib.asynccontextmanager
+async def web_door(host: Host, state_dir: Path) -> AsyncIterator[WebGateway]:
+    """``host``'s web door on 127.0.0.1 (a port the system picks), started; closed after."""
+    gateway = WebGateway(
+        game_address="127.0.0.1",
+        game_port=host.port,
+        state_dir=state_dir,
+        bind="127.0.0.1",
+        port=0,
+        log=lambda line: None,
+    )
+    await gateway.start()
+    try:
+        yield gateway
+    finally:
+        await gateway.close()

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from net.doors.web_gateway import WebGateway
 from tests.net.hosting import running_host
 from tests.tui.test_glyphs import DRAWN_BY_XTERM, drawn_characters
 from tests.web.browser import (
@@ -34,6 +33,7 @@ from tests.web.browser import (
     open_terminal,
     wait_for_text,
 )
+from tests.web.served import web_door
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Response
@@ -80,20 +80,11 @@ ICON_JS = """() => document.querySelector('link[rel="icon"]')?.href ?? null"""
 @contextlib.asynccontextmanager
 async def served_page(tmp_path: Path) -> AsyncIterator[str]:
     """A host on 127.0.0.1 and its web page; yields the page's address."""
-    async with running_host(tmp_path / "host") as host:
-        gateway = WebGateway(
-            game_address="127.0.0.1",
-            game_port=host.port,
-            state_dir=tmp_path / "host",
-            bind="127.0.0.1",
-            port=0,
-            log=lambda line: None,
-        )
-        await gateway.start()
-        try:
-            yield f"http://127.0.0.1:{gateway.port}/"
-        finally:
-            await gateway.close()
+    async with (
+        running_host(tmp_path / "host") as host,
+        web_door(host, tmp_path / "host") as gateway,
+    ):
+        yield f"http://127.0.0.1:{gateway.port}/"
 
 
 async def test_keys_typed_once_the_page_loads_reach_the_game_with_no_click(

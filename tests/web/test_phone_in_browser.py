@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 import pytest
 
-from net.doors.web_gateway import WebGateway
 from tests.net.hosting import running_host
 from tests.web.browser import (
     new_context,
@@ -41,6 +40,7 @@ from tests.web.browser import (
     type_text,
     wait_for_text,
 )
+from tests.web.served import web_door
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page
@@ -64,19 +64,8 @@ async def katootsie_evening(tmp_path: Path) -> AsyncIterator[tuple[int, int]]:
     the game port and the page's port."""
     async with running_host(tmp_path / "host", bot_delay_s=0.3) as host:
         host.create_table("katootsie", {}, seats=3, bots=2, created_by="host")
-        gateway = WebGateway(
-            game_address="127.0.0.1",
-            game_port=host.port,
-            state_dir=tmp_path / "host",
-            bind="127.0.0.1",
-            port=0,
-            log=lambda line: None,
-        )
-        await gateway.start()
-        try:
+        async with web_door(host, tmp_path / "host") as gateway:
             yield host.port, gateway.port
-        finally:
-            await gateway.close()
 
 
 def box(lines: list[str]) -> tuple[str, str]:

@@ -39,6 +39,7 @@ from tests.web.browser import (
     type_text,
     wait_for_text,
 )
+from tests.web.served import web_door
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page
@@ -61,19 +62,8 @@ async def served_table(tmp_path: Path) -> AsyncIterator[tuple[Host, WebGateway, 
     web page; yields the host, the gateway and the table's id."""
     async with running_host(tmp_path / "host", bot_delay_s=0.3) as host:
         runner = host.create_table("catchy", {"target": 1}, seats=2, bots=1, created_by="host")
-        gateway = WebGateway(
-            game_address="127.0.0.1",
-            game_port=host.port,
-            state_dir=tmp_path / "host",
-            bind="127.0.0.1",
-            port=0,
-            log=lambda line: None,
-        )
-        await gateway.start()
-        try:
+        async with web_door(host, tmp_path / "host") as gateway:
             yield host, gateway, runner.table.id
-        finally:
-            await gateway.close()
 
 
 def face(card: str) -> str:

@@ -36,6 +36,7 @@ from tests.web.browser import (
     terminal_text,
     wait_for_text,
 )
+from tests.web.served import web_door
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser
@@ -81,20 +82,9 @@ async def evening(tmp_path: Path) -> AsyncIterator[tuple[Host, WebGateway, str, 
     async with running_host(tmp_path / "host", bot_delay_s=0.05, run_unattended=False) as host:
         catchy = host.create_table("catchy", {"target": 1}, seats=2, bots=2, created_by="host")
         blackcat = host.create_table("blackcat", {}, seats=3, bots=3, created_by="host")
-        gateway = WebGateway(
-            game_address="127.0.0.1",
-            game_port=host.port,
-            state_dir=tmp_path / "host",
-            bind="127.0.0.1",
-            port=0,
-            log=lambda line: None,
-        )
-        await gateway.start()
-        host.doors = Doors(web=gateway.port)  # as clowder host --web does: welcome says it
-        try:
+        async with web_door(host, tmp_path / "host") as gateway:
+            host.doors = Doors(web=gateway.port)  # as clowder host --web does: welcome says it
             yield host, gateway, catchy.table.id, blackcat.table.id
-        finally:
-            await gateway.close()
 
 
 async def ended_at(host: Host, table: str) -> float:
