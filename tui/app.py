@@ -590,7 +590,10 @@ class ClowderApp(KeyGateApp[int]):
                 told_going = True
                 self.notify(clean_text(message.message), title="The host", timeout=10)
             elif isinstance(message, Error) and message.ref is None:
-                seat.screen.refused(clean_text(message.message))
+                if message.about == "act":  # a move or claim this screen may still count as sent
+                    seat.screen.act_refused(clean_text(message.message))
+                else:
+                    seat.screen.refused(clean_text(message.message))
                 if isinstance(self.screen, ResultsScreen):  # the prompt is under the results
                     self.notify(clean_text(message.message), severity="warning", timeout=5)
             elif isinstance(message, ConnectionState):
@@ -706,7 +709,7 @@ class ClowderApp(KeyGateApp[int]):
                     acted_ns=stamps.acted_ns,
                 )
         except ClientError as error:
-            seat.screen.refused(clean_text(error.message))
+            seat.screen.act_refused(clean_text(error.message))
         else:
             seat.screen.sent_off(message.action)  # on its way: drawn as sent, if it can be
 

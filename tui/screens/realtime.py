@@ -269,6 +269,14 @@ class RealtimeTable(TableScreen[V]):
         self.act(stamped, ClaimStamps(reveal=reveal, drawn_ns=drawn, acted_ns=acted))
         return True
 
+    def act_refused(self, reason: str) -> None:
+        """The host refused this player's claim without ruling on it (too fast to be a
+        person's, or for a moment no longer open): it is no longer waiting for a ruling, so
+        the player may claim again (before, every later try was refused here as "You already
+        answered", and a letter held for a learner stayed held for ever)."""
+        self._claimed = {}
+        super().act_refused(reason)
+
     def notice_typing(self, stamps: ClaimStamps) -> None:
         """The typing of the answer to send began (``stamps.acted_ns``): tell the host now, so
         that the answer, which arrives later, is timed from this notice (optional: the app

@@ -775,6 +775,11 @@ class TableScreen(Screen[None], Generic[V]):
         else:
             self._early_refusal = reason
 
+    def act_refused(self, reason: str) -> None:
+        """The host refused a move this player sent (an ``act``): as :meth:`refused`; a screen
+        that keeps what it sent until the host rules (a real-time claim) forgets it here."""
+        self.refused(reason)
+
     def ring(self) -> None:
         """The terminal's bell, unless the player turned it off."""
         if self.bell_on:

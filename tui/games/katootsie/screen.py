@@ -809,8 +809,10 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         comes back to the answer line, and the prompt and the footer say so. After ``/``,
         ``q`` of ``quartz`` opened the leave dialog; once it closed, Textual gave the line
         the focus again while the prompt still named the single keys."""
+        if not self._keys_mode or not self._ready:
+            return  # nothing to bring back (or not composed yet: a resume can come first)
         line = self.query_one("#answer", AnswerInput)
-        if self._keys_mode and not line.disabled:
+        if not line.disabled:
             self._type_again(line)
 
     def _type_again(self, line: AnswerInput) -> None:

@@ -488,6 +488,10 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
         table = await table_of(pilot, KatootsieTable)
         assert table.coach is not None
         tried: set[int] = set()
+        """Reveals on which the learner pressed Enter with no answer (to let the bots go)."""
+        answered: dict[int, int] = {}
+        """Reveal -> answers sent for it: the host may refuse one without a ruling (typed too
+        soon after the letter was drawn), and a person then answers again."""
         letters: list[tuple[Any, ...]] = []
         open_since: dict[int, float] = {}
         seen: object = None
@@ -512,9 +516,12 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
             elif (
                 reveal is not None
                 and reveal not in tried
+                and answered.get(reveal, 0) < 3
+                and table.pending_claim is None
                 and table.may_answer(view)
                 and table.focused is table.query_one("#answer")
             ):
+                line = table.query_one("#answer", Input)
                 if letter_id(view) not in letters:
                     letters.append(letter_id(view))
                 patient = letters.index(letter_id(view)) == 1
@@ -524,10 +531,14 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
                 elif time.monotonic() - since < REACTION_S:
                     pass  # a person reads the letter first (the host refuses a quicker claim)
                 elif not patient or time.monotonic() - since > PATIENCE_S:
-                    tried.add(reveal)
                     text = my_answer(view)
-                    if text is not None:
+                    if text is None:
+                        tried.add(reveal)
+                    else:
+                        answered[reveal] = answered.get(reveal, 0) + 1
                         typed.append((str(view["letter"]), advice))
+                        if line.value:  # the end of an answer to the letter before
+                            await pilot.press("ctrl+u")
                         await pilot.press(*text.lower())  # typing goes to the answer line
                     await pilot.press("enter")  # with no answer: lets a held letter go on
             await pilot.pause(0.02)
@@ -537,7 +548,8 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
         last: Any = table.view or {}
         state = (
             f"screen held={table.held}, view held={last.get('held')!r}, reveal={last.get('reveal')}"
-            f", tried={sorted(tried)}, legal={[a['type'] for a in last.get('legal') or []]}"
+            f", tried={sorted(tried)}, answered={answered}"
+            f", legal={[a['type'] for a in last.get('legal') or []]}"
             f", focus={table.focused!r}, may answer={table.may_answer(last) if last else None}"
             f", line={table.query_one('#answer', Input).value!r}"
             f", prompt={str(table.query_one(PromptLine).render())!r}"
