@@ -187,7 +187,7 @@ class RealtimeTable(TableScreen[V]):
         if reveal is None or reveal in self._drawn:
             return
         self._drawn[reveal] = time.monotonic_ns()  # until the refresh says when
-        self.call_after_refresh(self._stamp_drawn, reveal)
+        self.after_refresh(self._stamp_drawn, reveal)
         for old in sorted(self._drawn)[:-DRAWN_KEEP]:
             del self._drawn[old]
         seconds = self.countdown_s(view)

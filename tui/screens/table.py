@@ -20,7 +20,7 @@ can drive it with fixed views.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, ClassVar, Generic, TypeVar, cast
@@ -327,7 +327,7 @@ class TableScreen(Screen[None], Generic[V]):
         """The stylesheet or theme changed: redraw once the new styles are in place."""
         super().notify_style_update()
         if self.look_names:
-            self.call_after_refresh(self._restyle)
+            self.after_refresh(self._restyle)
 
     def _restyle(self) -> None:
         old, self._look = self._look, None
@@ -379,17 +379,17 @@ class TableScreen(Screen[None], Generic[V]):
         self.query_one(ConnectionLine).set_link(*self._link)
         self.query_one(ConnectionLine).set_seats(self._seats, self.seat)
         if self.spectator_chat != "shown":  # said before the screen was up
-            self.call_after_refresh(self.said_line, rule_text(None, self.spectator_chat))
+            self.after_refresh(self.said_line, rule_text(None, self.spectator_chat))
         for line in self._early_lines:  # chat that came before the screen was up
-            self.call_after_refresh(self.said_line, line)
+            self.after_refresh(self.said_line, line)
         self._early_lines.clear()
         if self.view is None:
             self._show_waiting()
         else:
             # Drawn once the whole board is mounted (a view can come before the screen is up).
-            self.call_after_refresh(self._draw_pending)
+            self.after_refresh(self._draw_pending)
         if self._early_refusal is not None:  # over the view's own prompt, once it is drawn
-            self.call_after_refresh(self.refused, self._early_refusal)
+            self.after_refresh(self.refused, self._early_refusal)
             self._early_refusal = None
 
     def _mount_coach(self) -> None:
@@ -413,7 +413,7 @@ class TableScreen(Screen[None], Generic[V]):
         before, self._coached = self._coached, view
         said = coach.opening(view) if before is None else coach.after(before, view)
         if said:  # after the game's own lines, which some screens write after a refresh
-            self.call_after_refresh(self._coach_said, said)
+            self.after_refresh(self._coach_said, said)
         panels = self.query(CoachPanel)
         if panels:
             panels.first().advise(coach.now(view))
@@ -493,11 +493,11 @@ class TableScreen(Screen[None], Generic[V]):
             self.query_one(PromptLine).refuse(self.paused)
         self._coach_view(view)
         if self.notices:
-            self.call_after_refresh(self._say_notices)  # under the lines the view drew
+            self.after_refresh(self._say_notices)  # under the lines the view drew
         if view["outcome"] is not None and not self._results_shown:
             self._results_shown = True
             if self.coach is not None:  # once the coach has had its last say, in the log
-                self.call_after_refresh(self.show_results, view)
+                self.after_refresh(self.show_results, view)
             else:
                 self.show_results(view)
 
@@ -775,6 +775,16 @@ class TableScreen(Screen[None], Generic[V]):
         else:
             self._early_refusal = reason
 
+    def after_refresh(self, callback: Callable[..., None], *args: Any, **kwargs: Any) -> None:
+        """Call ``callback`` once this screen has drawn what is pending (at once, at its next
+        idle moment, while a dialog covers it).
+
+        Not Textual's ``call_after_refresh``: that hands the callback to the screen *on top*
+        at the time, and a dialog closed before its next frame takes it away unrun. Kitten
+        Me!'s reveal box, closed by a key as it opened, lost the coach's lines for that call
+        and could have lost the results themselves."""
+        self._invoke_later(lambda: callback(*args, **kwargs), self)
+
     def act_refused(self, reason: str) -> None:
         """The host refused a move this player sent (an ``act``): as :meth:`refused`; a screen
         that keeps what it sent until the host rules (a real-time claim) forgets it here."""
@@ -814,7 +824,7 @@ class TableScreen(Screen[None], Generic[V]):
         if logs:
             log = logs.first()
             log.write(line, scroll_end=True)
-            log.call_after_refresh(log.scroll_end, animate=False)  # once the line is laid out
+            self.after_refresh(log.scroll_end, animate=False)  # once the line is laid out
         else:
             self.notify(line.plain, timeout=6)
 
@@ -832,7 +842,7 @@ class TableScreen(Screen[None], Generic[V]):
     def action_chat(self) -> None:
         self.query_one(ChatLine).open()
         for log in self.query(GameLog):  # the open line takes a row: keep the newest in view
-            log.call_after_refresh(log.scroll_end, animate=False)
+            self.after_refresh(log.scroll_end, animate=False)
 
     def action_react(self, line: str) -> None:
         self.post_message(self.Say(line))

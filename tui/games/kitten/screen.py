@@ -705,7 +705,7 @@ class KittenTable(TableScreen[KittenView]):
         """The screen's size changed (at 48 columns the phone's layout comes after the first
         view): the panels drawn to their width (the hand, the bids) are drawn again once laid
         out, at their new width; a hand of cards was left as narrow chips."""
-        self.call_after_refresh(self._redraw_widths)
+        self.after_refresh(self._redraw_widths)
 
     def _redraw_widths(self) -> None:
         view = self.view

@@ -341,14 +341,23 @@ async def test_a_whole_coached_first_game_by_the_keys_the_coach_names(tmp_path: 
         assert table.coach is not None
         await pilot.pause(0.1)
         assert table.query_one(CoachPanel).content_region.width == PANEL_WIDTH
-        turns, challenges, reveals = 0, 0, 0
+        turns, challenges = 0, 0
+        opened: list[int] = []
+        """The round of each reveal box the table opened (counted where it opens: a box that
+        comes up just as the learner's bid keys go in is closed by them, unseen by the loop)."""
+        open_reveal = table.open_reveal
+
+        def counted(view: Any) -> None:
+            opened.append(view["last_reveal"]["round"])
+            open_reveal(view)
+
+        table.open_reveal = counted  # type: ignore[method-assign]
         seen: list[tuple[str, ...]] = []
         for _ in range(MAX_STEPS):
             await pilot.pause()
             if isinstance(app.screen, ResultsScreen):
                 break
             if isinstance(app.screen, RevealScreen):
-                reveals += 1
                 await pilot.press("space")
                 continue
             view = table.view
@@ -396,6 +405,7 @@ async def test_a_whole_coached_first_game_by_the_keys_the_coach_names(tmp_path: 
             line for line in said if "so the bid held" in line or "so the bid failed" in line
         ]
         assert turns >= 3, f"Ann had {turns} turns:\n{sample}"
+        reveals = len(set(opened))  # space on the table shows the last one again
         assert reveals >= 9, f"{reveals} reveals:\n{sample}"  # 3 players of 5 cards
         assert len(counts) >= reveals and len(verdicts) >= reveals, f"{reveals} reveals:\n{sample}"
         assert any("wins" in line or "win." in line for line in said), sample
