@@ -23,7 +23,7 @@ from engine.games.blackcat.rules import GAME, BlackCatState
 from engine.games.blackcat.scoring import card_label, full_deck, score_pile
 
 NAMES = ["Ann", "Bea", "Cy", "Dot"]
-PLAYOUTS = 200
+PLAYOUTS = 100
 CALL_CHANCE = 0.02
 STALE_CHANCE = 0.05
 ROUND_TRIP_AT = 5

@@ -27,7 +27,7 @@ from engine.games.catchy.rules import (
 )
 from tests.secrecy import mentions as mentions_of
 
-GAMES = 1000
+GAMES = 400
 ROUND_POINTS = {(3, 0), (0, 3), (2, 0), (0, 2), (1, 1)}
 
 
