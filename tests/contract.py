@@ -10,6 +10,7 @@ the simulator (``tests/sim``) reuses the secrecy scan on every frame the host se
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
@@ -275,6 +276,13 @@ def check_view(
     return view
 
 
+@functools.cache
+def declared(typed_dict: Any) -> dict[str, Any]:
+    """A TypedDict's keys and their types, resolved once (``typing.get_type_hints`` evaluates
+    every annotation anew each call: most of the view-type test's time went there)."""
+    return typing.get_type_hints(typed_dict)
+
+
 def type_problems(value: Any, hint: Any, where: str = "view") -> list[str]:
     """Where ``value`` does not fit the annotation ``hint``, as ``where: what`` lines.
 
@@ -296,7 +304,7 @@ def type_problems(value: Any, hint: Any, where: str = "view") -> list[str]:
     if typing.is_typeddict(hint):
         if not isinstance(value, dict):
             return [f"{where}: {value!r:.60} is not a map ({hint.__name__})"]
-        hints = typing.get_type_hints(hint)
+        hints = declared(hint)
         keys = set(value)
         problems = [f"{where}: lacks {key!r}" for key in sorted(hint.__required_keys__ - keys)]
         problems += [
