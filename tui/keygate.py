@@ -17,11 +17,19 @@ its dialog on top before the next key is handed out, and every key after it
 goes to the dialog. A key never waits longer than :data:`KEY_WAIT_S` for the one
 before it (a widget removed before it passed the key on would otherwise hold
 every key after it).
+
+Keys the player could not have meant for a screen: a screen that asks something
+with single keys (:class:`SeenFirst`: leave or give the seat up, end the game,
+the results' "Enter leaves", Kitten Me!'s reveal box that any key closes) takes
+only keys that came after its first frame was drawn. The rest of a burst typed
+for the screen below is dropped: after ``/`` at Katootsie!, ``quagmire`` opened
+the leave dialog with ``q``, and its ``g`` gave the seat up.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -37,6 +45,29 @@ ReturnType = TypeVar("ReturnType")
 KEY_WAIT_S = 1.0
 """The longest a key waits for the one before it to be handled (a safety: it takes a few
 milliseconds)."""
+
+
+class SeenFirst:
+    """A screen (this class first among its bases) whose keys count only once it is seen.
+
+    :class:`KeyGateApp` drops a key that reached the app before the screen's first frame
+    (``events.Key.time`` and :attr:`seen_at` are both ``time.monotonic`` seconds): it was
+    typed for what was on screen before.
+    """
+
+    seen_at: float | None = None
+    """When the screen's first frame was drawn (``None``: not yet)."""
+
+    def on_mount(self) -> None:
+        self.seen_at = None
+        self.call_after_refresh(self._first_frame)  # type: ignore[attr-defined]
+
+    def _first_frame(self) -> None:
+        self.seen_at = time.monotonic()
+
+    def typed_before_seen(self, key: events.Key) -> bool:
+        """Whether ``key`` came in before this screen was on show."""
+        return self.seen_at is None or key.time < self.seen_at
 
 
 class KeyGateApp(App[ReturnType]):
@@ -62,7 +93,13 @@ class KeyGateApp(App[ReturnType]):
         await super().on_event(event)
 
     async def _let_key(self, event: events.Key) -> None:
-        """Hand ``event`` out as Textual does, then follow it along its way."""
+        """Hand ``event`` out as Textual does, then follow it along its way (a key typed
+        before the :class:`SeenFirst` screen on top was drawn is dropped, and the next
+        held key goes)."""
+        while self._typed_blind(event):
+            if not self._held_keys:
+                return
+            event = self._held_keys.popleft()
         self._keys_let += 1
         number = self._key_on_way = self._keys_let
         try:
@@ -79,6 +116,14 @@ class KeyGateApp(App[ReturnType]):
             KEY_WAIT_S, self._waited_too_long, number
         )
         self._follow(number, [*path, *path])
+
+    def _typed_blind(self, event: events.Key) -> bool:
+        """Whether ``event`` came before the screen on top (one that asks for it) was seen."""
+        try:
+            screen = self.screen
+        except Exception:  # no screen yet (or none left)
+            return False
+        return isinstance(screen, SeenFirst) and screen.typed_before_seen(event)
 
     def _follow(self, number: int, path: list[MessagePump]) -> None:
         """After what each node of ``path`` has in its queue now, go on to the next node; the

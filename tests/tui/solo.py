@@ -12,11 +12,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from tui.app import ClowderApp, PlayRequest
 from tui.screens.table import TableScreen
 
 T = TypeVar("T", bound=TableScreen[Any])
+S = TypeVar("S", bound=Screen[Any])
 
 COUNTDOWN_S = 0.5
 """A real-time table's start countdown in these tests: there is one (its views come and are
@@ -101,6 +103,21 @@ async def table_of(
     raise AssertionError(f"the {kind.__name__} never showed a game")
 
 
+async def drawn_screen(pilot: Pilot[Any], kind: type[S], rounds: int = 500) -> S:
+    """The screen on top once it is of ``kind`` and drawn: a screen that asks with single keys
+    (:class:`tui.keygate.SeenFirst`) drops a key that came before its first frame, as a
+    person's key typed for the screen before it."""
+    from tui.keygate import SeenFirst
+
+    for _ in range(rounds):
+        screen: Any = pilot.app.screen
+        drawn = not isinstance(screen, SeenFirst) or screen.seen_at is not None
+        if isinstance(screen, kind) and drawn:
+            return screen
+        await pilot.pause(0.01)
+    raise AssertionError(f"no {kind.__name__} was drawn")
+
+
 async def answered(pilot: Pilot[Any], table: TableScreen[Any], before: object) -> None:
     """Wait (up to 10 s, for a busy machine) until the host's answer replaces ``before``."""
     for _ in range(1000):
@@ -117,6 +134,7 @@ async def leave_the_results(pilot: Pilot[Any]) -> None:
 
     app = pilot.app
     assert isinstance(app.screen, ResultsScreen)
+    await drawn_screen(pilot, ResultsScreen)  # its keys count once it is drawn
     assert len(app._notifications) == 0  # no round-end toast covers the results
     await pilot.press("enter")
     for _ in range(100):

@@ -13,7 +13,7 @@ from typing import Any
 from textual.app import App
 from textual.screen import Screen
 
-from tests.tui.solo import solo_app, table_of
+from tests.tui.solo import drawn_screen, solo_app, table_of
 from tui.screens.end_game import EndGameDialog
 from tui.screens.table import TableScreen
 
@@ -28,13 +28,14 @@ async def test_q_in_a_solo_game_asks_and_n_goes_back_to_the_game(tmp_path: Path)
     async with app.run_test(size=(80, 24)) as pilot:
         table = await table_of(pilot, TableScreen)
         await pilot.press("q")
-        await pilot.pause(0.05)
-        assert isinstance(app.screen, EndGameDialog)
+        await drawn_screen(pilot, EndGameDialog)
         assert app.return_code is None  # still running: nothing ended
         await pilot.press("q")  # a second q is not a yes
         await pilot.pause(0.05)
         assert on_show(app) is table and app.return_code is None
-        await pilot.press("q", "n")
+        await pilot.press("q")
+        await drawn_screen(pilot, EndGameDialog)
+        await pilot.press("n")
         await pilot.pause(0.05)
         assert on_show(app) is table and app.return_code is None
         assert table.view is not None and table.view["outcome"] is None

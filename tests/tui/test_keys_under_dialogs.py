@@ -27,15 +27,19 @@ from textual.widget import Widget
 
 from engine import registry
 from engine.games.katootsie.rules import KatootsieView
+from tests.contract import play, players_for
 from tests.engine.games.katootsie.helpers import table as katootsie_table
 from tests.tui.harness import LobbyHarness, TableHarness
-from tests.tui.solo import solo_app, table_of
+from tests.tui.solo import drawn_screen, solo_app, table_of
 from tests.tui.test_early_messages import first_view
 from tui.games import screen_class
 from tui.games.katootsie.screen import KEYS_MODE_LETTERS, AnswerInput, KatootsieTable
+from tui.keygate import SeenFirst
 from tui.screens import rules
+from tui.screens.end_game import EndGameDialog
 from tui.screens.keys import KeysScreen, textual_own
 from tui.screens.leave import LeaveDialog
+from tui.screens.results import ResultsScreen
 from tui.screens.table import TableScreen
 from tui.widgets.chat import typed_character
 from tui.widgets.prompt import PromptLine
@@ -148,7 +152,10 @@ async def burst_after(pilot: Pilot[Any], below: Screen[Any], key: str) -> type |
         after = handed[1:] if handed and handed[0][0] == key else handed
         under = [(k, type(screen).__name__) for k, screen in after if screen is not dialog]
         assert under == [], f"after {key}, keys went under {opened.__name__}"
-        assert [k for k, _ in after] == AFTER
+        if isinstance(dialog, SeenFirst):  # it asks: keys typed before it was seen are dropped
+            assert after == [], f"after {key}, keys typed blind reached {opened.__name__}"
+        else:
+            assert [k for k, _ in after] == AFTER
     while app.screen is not below and len(app.screen_stack) > 1:
         await app.pop_screen()
         await settle(pilot)
@@ -217,6 +224,44 @@ async def test_an_answer_after_slash_that_begins_with_q_never_types_under_the_di
         assert table.pending_claim is None
 
 
+async def test_a_burst_after_slash_never_answers_the_dialog_it_opens(tmp_path: Path) -> None:
+    """After ``/``, ``quietly`` and Enter in one burst (SSH, a paste): ``q`` asks before the
+    game ends, and the ``y`` typed with it, before the question was on screen, does not end
+    it (at a LAN table the ``g`` of ``quagmire`` gave the seat up); a key pressed once the
+    question shows answers it."""
+
+    def letter_open(table: KatootsieTable) -> bool:
+        view: KatootsieView | None = table.view
+        return view is not None and table.stage(view) == "letter" and table.may_answer(view)
+
+    app = solo_app(tmp_path, "katootsie")
+    async with app.run_test(size=SIZE) as pilot:
+        table = await table_of(pilot, KatootsieTable, letter_open, rounds=1500)
+        await pilot.press("slash")
+        await burst(pilot, [*"quietly", "enter"])
+        dialog = app.screen
+        assert isinstance(dialog, EndGameDialog) and app.is_running
+        await pilot.pause()
+        await pilot.press("n")  # seen now: "back to the game"
+        assert app.screen is table and app.is_running
+
+
+@pytest.mark.parametrize("key", ["g", "l"])
+async def test_the_leave_dialog_takes_no_key_typed_before_it_showed(key: str) -> None:
+    app = TableHarness(first_view("catchy"), presence=[])
+    chosen: list[str | None] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        dialog = LeaveDialog("t1")
+        app.push_screen(dialog, chosen.append)
+        app.post_message(key_event(key))  # in the same burst as the key that opened it
+        await settle(pilot)
+        assert app.screen is dialog and chosen == []
+        await pilot.pause()
+        await pilot.press(key)
+        assert chosen == [{"g": "give_up", "l": "for_now"}[key]]
+
+
 @pytest.mark.parametrize("size", [SIZE, PHONE])
 async def test_after_a_dialog_from_katootsies_table_keys_the_letters_type_again(
     size: tuple[int, int],
@@ -266,3 +311,22 @@ async def test_katootsies_prompt_after_slash_says_which_letters_are_keys_and_whi
             assert f" {letter} " not in prompt
         await pilot.press("w")  # no ruling to explain yet: w is a letter like any other
         assert app.table.query_one("#answer", AnswerInput).value == "w"
+
+
+async def test_enter_typed_as_the_game_ends_does_not_leave_the_results_unseen() -> None:
+    """An answer's Enter (or a card's) typed just as the last view came: the results, whose
+    Enter leaves the table, come up and stay until a key pressed once they show."""
+    engine = registry.get("catchy")
+    playout = play(engine, players_for(2), 0, max_steps=3000)
+    over = engine.view(playout.final, 0)
+    app = TableHarness(first_view("catchy"), presence=[])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.table.received(over)
+        app.post_message(key_event("enter"))
+        results = await drawn_screen(pilot, ResultsScreen)
+        await settle(pilot)
+        on_top: Screen[Any] = app.screen
+        assert on_top is results
+        await pilot.press("t")  # seen now: back to the table
+        assert app.screen is not results and app.screen is app.table

@@ -16,9 +16,9 @@ from textual.pilot import Pilot
 
 from engine import registry
 from engine.games.katootsie import rules as katootsie
-from tests.tui.solo import solo_app, table_of
+from tests.tui.solo import drawn_screen, solo_app, table_of
 from tui.app import ClowderApp
-from tui.screens.next_game import games_for
+from tui.screens.next_game import NextGameDialog, games_for
 from tui.screens.results import ResultsScreen
 from tui.screens.table import TableScreen
 
@@ -75,7 +75,7 @@ async def finish(pilot: Pilot[Any], app: ClowderApp, table: TableScreen[Any]) ->
     for _ in range(MAX_STEPS):
         await pilot.pause(0.02)
         if isinstance(app.screen, ResultsScreen):
-            return app.screen
+            return await drawn_screen(pilot, ResultsScreen)
         if not isinstance(app.screen, TableScreen):
             await pilot.press("space")  # a game's own box over the table (Kitten Me!'s reveal)
             continue
@@ -149,7 +149,7 @@ async def test_next_game_takes_the_table_from_catchy_to_kitten_with_a_bot_added(
         first = await table_of(pilot, TableScreen)
         await finish(pilot, app, first)
         await pilot.press("n")
-        await pilot.pause(0.1)
+        await drawn_screen(pilot, NextGameDialog)
         offered = [choice.label for choice in games_for(2)]
         assert "Kitten Me! (+1 bot)" in [label.replace("You Gotta Be ", "") for label in offered]
         index = next(i for i, c in enumerate(games_for(2)) if c.key == "kitten+1")

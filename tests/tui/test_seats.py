@@ -18,10 +18,12 @@ from textual.widgets import DataTable, Static
 
 from net.client.client import Client
 from net.doors.host import Host
+from tests.tui.solo import drawn_screen
 from tui.app import ClowderApp
 from tui.games.catchy.screen import CatchyTable
 from tui.screens.leave import LeaveDialog
 from tui.screens.lobby import table_row
+from tui.screens.results import ResultsScreen
 from tui.seats import HeldSeat, SeatStore
 
 
@@ -181,7 +183,7 @@ async def test_q_then_leave_for_now_then_enter_returns_and_the_bot_hands_the_sea
             seat = screen.view["seat"] if screen.view else None
             assert seat is not None
             await pilot.press("q")
-            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the question")
+            await drawn_screen(pilot, LeaveDialog)
             await pilot.press("l")
             await until(pilot, lambda: app.screen is lobby, "the lobby")
             info = host.runners[table].table.seats[seat]
@@ -217,7 +219,7 @@ async def test_the_leave_dialog_says_when_a_bot_plays_the_seat_the_table_s_takeo
             await pilot.press("enter")
             await at_table(pilot, app)
             await pilot.press("q")
-            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the question")
+            await drawn_screen(pilot, LeaveDialog)
             text = " ".join(str(line.render()) for line in app.screen.query(Static))
             seconds = host.runners[table].table.takeover_s
             assert f"l  leave for now: a bot plays your seat after {seconds:g} s" in text
@@ -258,7 +260,7 @@ async def test_coming_back_to_a_seat_a_bot_covered_says_so(tmp_path: Path) -> No
             seat = screen.view["seat"] if screen.view else None
             assert seat is not None
             await pilot.press("q")
-            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the question")
+            await drawn_screen(pilot, LeaveDialog)
             await pilot.press("l")
             await until(pilot, lambda: app.screen is lobby, "the lobby")
             info = host.runners[table].table.seats[seat]
@@ -294,6 +296,7 @@ async def test_a_finished_table_leaves_the_lobby(tmp_path: Path) -> None:
             await until(pilot, lambda: lobby.tables, "the tables")
             await pilot.press("w")  # somebody watches: the bots play it out
             await until(pilot, lambda: runner.table.outcome is not None, "the end", rounds=1500)
+            await drawn_screen(pilot, ResultsScreen)
             await pilot.press("q")
             await until(pilot, lambda: app.screen is lobby, "the lobby")
             await app._list_selected()

@@ -22,6 +22,7 @@ from textual.app import App
 from textual.widgets import Input, Label, Static
 
 from net.doors.ssh_access import player_folder
+from tests.tui.solo import drawn_screen
 from tests.tui.test_lobby import create_dialog, lobby_of, started_host, until
 from tui.app import ClowderApp
 from tui.config import BadName, Settings, clean_name
@@ -233,7 +234,7 @@ async def test_an_ssh_players_way_back_is_the_ssh_command_with_the_address_they_
             assert isinstance(table, CatchyTable)
             await until(pilot, lambda: app._playing(app.at_table), "the game")
             table.post_message(TableScreen.Leave(None))
-            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the leave dialog")
+            await drawn_screen(pilot, LeaveDialog)
             text = " ".join(str(s.render()) for s in app.screen.query(Static))
             assert "ssh -p 2222 Bea@198.18.0.1" in text
             assert "clowder join" not in text and "127.0.0.1" not in text
@@ -323,7 +324,7 @@ async def test_no_screen_of_an_ssh_player_names_loopback_through_a_host_s_restar
             await pilot.pause()
             seen.append(on_screen(app))
             table.post_message(TableScreen.Leave(None))
-            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the leave dialog")
+            await drawn_screen(pilot, LeaveDialog)
             await pilot.pause()
             seen.append(on_screen(app))
         assert len(seen) == 5

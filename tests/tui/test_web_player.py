@@ -16,6 +16,7 @@ from pathlib import Path
 
 from textual.widgets import Static
 
+from tests.tui.solo import drawn_screen
 from tests.tui.test_lobby import lobby_of, started_host, until
 from tests.tui.test_ssh_player import gateway_client
 from tui.app import ClowderApp
@@ -61,7 +62,7 @@ async def test_a_browser_player_leaving_a_game_is_told_the_page_not_clowder_join
             await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
             await until(pilot, lambda: app._playing(app.at_table), "the game")
             app.screen.post_message(TableScreen.Leave(None))
-            await until(pilot, lambda: isinstance(app.screen, LeaveDialog), "the leave dialog")
+            await drawn_screen(pilot, LeaveDialog)
             text = " ".join(str(s.render()) for s in app.screen.query(Static))
             assert "open http://198.18.0.1:8080/ again in this browser" in text
             assert "clowder join" not in text and "127.0.0.1" not in text

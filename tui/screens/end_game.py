@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Label, Static
 
+from tui.keygate import SeenFirst
 from tui.screens.dialogs import Dialog
 from tui.widgets.footer import TableFooter
 
@@ -23,7 +24,7 @@ END_KEYS = (
 )
 
 
-class EndGameDialog(Dialog):
+class EndGameDialog(SeenFirst, Dialog):
     """Asks before a game played in this process alone is ended by quitting."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Label, Static
 
+from tui.keygate import SeenFirst
 from tui.screens.dialogs import Dialog
 from tui.widgets.footer import TableFooter
 
@@ -38,7 +39,7 @@ def for_now_text(takeover_s: float | None) -> str:
     return f"leave for now: a bot plays your seat after {takeover_s:g} s, until you come back"
 
 
-class LeaveDialog(Dialog):
+class LeaveDialog(SeenFirst, Dialog):
     """Asks how to leave a table whose game is not over."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

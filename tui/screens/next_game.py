@@ -19,6 +19,7 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option as OptionListItem
 
 from engine import registry
+from tui.keygate import SeenFirst
 from tui.screens.dialogs import Dialog
 
 NEXT_KEYS = "↑/↓ choose · enter: ask everyone · q or esc: back"
@@ -57,7 +58,7 @@ def games_for(players: int) -> list[NextGame]:
     return found
 
 
-class NextGameDialog(Dialog):
+class NextGameDialog(SeenFirst, Dialog):
     """The games that fit the table's people; dismisses with a :class:`NextGame` or ``None``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "cancel", "back")]

@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from net.store.night import tonight_lines
 from net.wire.text import clean_text
+from tui.keygate import SeenFirst
 from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.widgets.footer import TableFooter
 
@@ -63,7 +64,7 @@ def again_lines(
     return lines
 
 
-class ResultsScreen(Screen[str]):
+class ResultsScreen(SeenFirst, Screen[str]):
     """Game over. Dismisses with ``"table"`` (look at the table) or ``"leave"``; posts
     :class:`PlayAgain`, :class:`Answer` and :class:`NextGame` for the evening's next game.
 

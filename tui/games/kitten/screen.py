@@ -67,6 +67,7 @@ from engine.games.kitten.cards import (
 from engine.games.kitten.rules import CALL_WORDS, CHALLENGE, PURRFECT, KittenView, RevealView
 from tui.coach import Coach
 from tui.games.kitten.coach import expected
+from tui.keygate import SeenFirst
 from tui.screens.table import TableScreen
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
@@ -502,7 +503,7 @@ def coloured_words(reveal: RevealView) -> str:
     return f"Cards in colour count as {plural}{also}; grey cards add nothing."
 
 
-class RevealScreen(ModalScreen[None]):
+class RevealScreen(SeenFirst, ModalScreen[None]):
     """A call's full reveal over the table; stays until a key is pressed (at a player's
     screen; a watcher's closes by itself once the table has moved on:
     :meth:`KittenTable.settle_reveal`).

@@ -15,7 +15,7 @@ from textual.pilot import Pilot
 
 from engine.games.blackcat.rules import BlackCatView
 from net.core.table import BOT_DELAY_S
-from tests.tui.solo import solo_app, table_of
+from tests.tui.solo import drawn_screen, solo_app, table_of
 from tui.commands.reaction import reaction_scale
 from tui.games.blackcat.screen import BlackCatTable
 from tui.screens.results import ResultsScreen
@@ -77,6 +77,7 @@ async def test_grabs_by_keys_are_ruled_by_the_host_then_calling_ends_the_game(
         results = app.screen
         assert isinstance(results, ResultsScreen)
         assert "You called the end." in results.lines
+        await drawn_screen(pilot, ResultsScreen)  # its Enter counts once it is drawn
         await pilot.press("enter")
         for _ in range(50):
             await pilot.pause()

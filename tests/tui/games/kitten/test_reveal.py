@@ -18,6 +18,7 @@ from engine.bots import make_bot
 from engine.games.kitten.rules import CHALLENGE, GAME, PURRFECT, KittenView
 from tests.tui.games.kitten.test_table import DAN_BIDS, drawn, harness, kitten_view
 from tests.tui.harness import flat
+from tests.tui.solo import drawn_screen
 from tui.games.kitten.screen import (
     RevealScreen,
     change_words,
@@ -148,6 +149,7 @@ async def test_a_player_s_reveal_stays_until_a_key() -> None:
         table.view = GAME.view(states[call + 1], seat)
         await pilot.pause()
         assert isinstance(app.screen, RevealScreen)
+        await drawn_screen(pilot, RevealScreen)
         await pilot.press("space")
         assert app.screen is table
 
@@ -173,5 +175,6 @@ async def test_a_watcher_s_box_shows_the_newest_call_not_a_queue() -> None:
         screen = app.screen
         assert isinstance(screen, RevealScreen)
         assert screen.heading.startswith(f"Round {newest}:")
+        await drawn_screen(pilot, RevealScreen)
         await pilot.press("space")
         assert app.screen is table

@@ -13,6 +13,7 @@ from engine.bots import make_bot
 from engine.games.kitten.cards import GO_FISH, SKIP, THINGS, deck
 from engine.games.kitten.rules import CHALLENGE, GAME, PURRFECT, KittenView
 from tests.tui.harness import TableHarness
+from tests.tui.solo import drawn_screen
 from tui.games.kitten.coach import KittenCoach, expected
 from tui.games.kitten.screen import KittenTable, RevealScreen, chip_label, reveal_body
 from tui.screens.keys import key_lines
@@ -326,11 +327,13 @@ async def test_a_call_opens_the_full_reveal_until_a_key_and_v_shows_it_again() -
         ):
             assert words in body, words
         assert "You called" in text_of(screen.query_one("#reveal-title"))
+        await drawn_screen(pilot, RevealScreen)  # a key counts once the box is drawn
         await pilot.press("x")
         assert app.screen is table
         assert "15: you -1, Dan +1" in text_of(table.query_one("#last-call"))
         await pilot.press("v")
         assert isinstance(app.screen, RevealScreen)
+        await drawn_screen(pilot, RevealScreen)
         await pilot.press("enter")
         assert app.screen is table and app.actions == []
 
@@ -449,9 +452,11 @@ async def test_the_results_say_who_won_and_who_went_out_in_order() -> None:
             table.view = view
             await pilot.pause()
             if isinstance(app.screen, RevealScreen):
+                await drawn_screen(pilot, RevealScreen)
                 await pilot.press("space")
         await pilot.pause()
         if isinstance(app.screen, RevealScreen):
+            await drawn_screen(pilot, RevealScreen)
             await pilot.press("space")  # the last reveal first, then the results
         await pilot.pause()
         assert isinstance(app.screen, ResultsScreen)
