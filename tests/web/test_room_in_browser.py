@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 pytestmark = [pytest.mark.timeout(120)]
 
 TV = {"width": 1920, "height": 1080}
+
+
 def shots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("CLOWDER_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
