@@ -22,7 +22,7 @@ class DialogApp(App[None]):
 
 
 @pytest.mark.parametrize("game", registry.names())
-async def test_choosing_a_game_moves_on_to_its_seats(game: str) -> None:
+async def test_after_choosing_a_game_tab_moves_on_to_its_seats(game: str) -> None:
     app = DialogApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -35,9 +35,9 @@ async def test_choosing_a_game_moves_on_to_its_seats(game: str) -> None:
             await pilot.pause()
             await pilot.pause()
         assert dialog.query_one("#game", Select).value == game
-        assert dialog.focused is dialog.query_one("#seats", Select)
+        assert dialog.focused is dialog.query_one("#game", Select)  # closed: Tab goes on
         await pilot.press("tab")
-        assert dialog.focused is not dialog.query_one("#game", Select)
+        assert dialog.focused is dialog.query_one("#seats", Select)
         assert not dialog.query_one("#game", Select).expanded
 
 

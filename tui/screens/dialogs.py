@@ -348,13 +348,15 @@ class CreateDialog(Dialog):
 
     @on(Select.Changed, "#game")
     async def game_changed(self, event: Select.Changed) -> None:
-        """Another game: its seats and options replace the last one's, and the focus is
-        on the next field (the recomposed dialog had none, so Tab went back to the game's
-        list, as if choosing had not happened; issue 36, item 11)."""
+        """Another game: its seats and options replace the last one's, and the focus stays
+        on the game's list, closed, so Tab goes on to the seats (the recomposed dialog had
+        no focus, and Tab went back to the game's list, as if choosing had not happened;
+        issue 36, item 11; with the focus moved on to the seats, the Tab a player pressed
+        after choosing skipped them, on a LAN walk-through)."""
         if isinstance(event.value, str) and event.value != self.game:
             self.game = event.value
             await self.recompose()
-            self.query_one("#seats", Select).focus()
+            self.query_one("#game", Select).focus()
 
     @on(Select.Changed, "#where")
     def where_changed(self, event: Select.Changed) -> None:
