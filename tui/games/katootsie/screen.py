@@ -486,9 +486,14 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
                 label.append("Your Katootsie!", style=self.look("call"))
                 label.append(" · hold on", style=self.look("muted"))
             else:
-                label.append("Answer now! ", style=self.look("muted"))
                 caller = who(call["seat"], players, me)
-                label.append(f"Katootsie! by {caller}", style=self.look("call"))
+                called = Text(f"Katootsie! by {caller}", style=self.look("call"))
+                room = self.query_one("#timer-label", Panel).size.width or 30
+                if len("Answer now! ") + called.cell_len <= room:
+                    label.append("Answer now! ", style=self.look("muted"))
+                else:  # a long name: the call and who made it, cut at the end if need be
+                    called.truncate(room, overflow="ellipsis")
+                label.append_text(called)
         elif stage == "letter" and isinstance(view.get("quiet_until"), int | float):
             # Nobody has answered: the letter is set aside when this runs out (a minute by
             # default). Untimed on screen, a coached X waited a silent minute.

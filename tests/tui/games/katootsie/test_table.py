@@ -139,6 +139,25 @@ async def test_the_katootsie_bar_label_fits_at_80x24() -> None:
             assert label.size.width >= len(words)
 
 
+@pytest.mark.parametrize("size", [SIZE, (48, 40)])
+async def test_a_long_callers_name_keeps_the_call_on_the_bar(size: tuple[int, int]) -> None:
+    """A 32-character name cut the label's end ("Answer now! Katootsie! by Bartholome"):
+    the call and the name's start stay, the name cut with an ellipsis if need be."""
+    game = letter_open()
+    game.call(1)
+    view = game.view(0)
+    long_name = "Bartholomew Fitzgerald-Wolfe III"
+    view["players"] = [view["players"][0], long_name, *view["players"][2:]]
+    app = harness(view)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        label = app.table.query_one("#timer-label")
+        text = text_of(label)
+        assert text.startswith("Katootsie! by Barth") or text.startswith("Answer now!"), text
+        assert len(text.rstrip()) <= label.size.width, text
+        assert long_name in text or text.rstrip().endswith("…"), text
+
+
 async def test_a_disputed_answer_is_voted_with_y_n_or_ctrl_y_ctrl_n() -> None:
     game = letter_open()
     game.answer(1, "Bluebell fruit")  # not in the list: the others vote
