@@ -47,6 +47,11 @@ KEY_WAIT_S = 1.0
 milliseconds)."""
 
 
+UNSEEN_FOR_S = 1.0
+"""A :class:`SeenFirst` screen whose first frame has not been noted this long after it was
+mounted takes keys anyway (a safety: a frame takes milliseconds)."""
+
+
 class SeenFirst:
     """A screen (this class first among its bases) whose keys count only once it is seen.
 
@@ -57,17 +62,26 @@ class SeenFirst:
 
     seen_at: float | None = None
     """When the screen's first frame was drawn (``None``: not yet)."""
+    mounted_at: float | None = None
+    """When the screen was mounted (``None``: not yet; keys wait for that, and its frame)."""
 
     def on_mount(self) -> None:
         self.seen_at = None
-        self.call_after_refresh(self._first_frame)  # type: ignore[attr-defined]
+        self.mounted_at = time.monotonic()
+        # On this screen's own queue (after its refresh), not Textual's call_after_refresh,
+        # which hands the callback to whatever screen is on top when it is handled.
+        self._invoke_later(self._first_frame, self)  # type: ignore[attr-defined]
 
     def _first_frame(self) -> None:
         self.seen_at = time.monotonic()
 
     def typed_before_seen(self, key: events.Key) -> bool:
-        """Whether ``key`` came in before this screen was on show."""
-        return self.seen_at is None or key.time < self.seen_at
+        """Whether ``key`` came in before this screen was on show (a screen not drawn a
+        second after it was mounted, if that ever happens, takes keys all the same: no
+        screen may be left deaf)."""
+        if self.seen_at is None:
+            return self.mounted_at is None or key.time < self.mounted_at + UNSEEN_FOR_S
+        return key.time < self.seen_at
 
 
 class KeyGateApp(App[ReturnType]):
