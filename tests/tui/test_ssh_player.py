@@ -272,10 +272,10 @@ async def test_an_ssh_players_lobby_names_the_address_they_reached_while_the_hos
             assert "127.0.0.1" not in on_screen(app)
             await pilot.press("r")
 
-            def status() -> str:
+            def status_now() -> str:
                 return str(lobby.query_one("#lobby-status", Static).render())
 
-            await until(pilot, lambda: "198.18.0.1" in status(), "the address after r")
+            await until(pilot, lambda: "198.18.0.1" in status_now(), "the address after r")
             assert "127.0.0.1" not in on_screen(app)
             host = Host(name="Bea", bind="127.0.0.1", port=port, log=lambda _: None)
             await host.start()
