@@ -204,30 +204,13 @@ async def test_keys_after_the_lobbys_dialog_keys_reach_only_the_dialog() -> None
         assert {"question_mark", "c", "l", "a", "n"} <= set(found), found
 
 
-async def test_an_answer_after_slash_that_begins_with_q_never_types_under_the_dialog(
+async def test_a_burst_after_slash_neither_types_under_the_dialog_nor_answers_it(
     tmp_path: Path,
 ) -> None:
-    """The issue's case through the real app: at a letter, ``/`` then ``quartz`` and Enter in
-    one burst: ``q`` asks before the game ends and nothing reaches the answer line."""
-
-    def letter_open(table: KatootsieTable) -> bool:
-        view: KatootsieView | None = table.view
-        return view is not None and table.stage(view) == "letter" and table.may_answer(view)
-
-    app = solo_app(tmp_path, "katootsie")
-    async with app.run_test(size=SIZE) as pilot:
-        table = await table_of(pilot, KatootsieTable, letter_open, rounds=1500)
-        await pilot.press("slash")
-        await burst(pilot, [*"quartz", "enter"])
-        assert app.screen is not table and app.screen.is_modal
-        assert table.query_one("#answer", AnswerInput).value == ""
-        assert table.pending_claim is None
-
-
-async def test_a_burst_after_slash_never_answers_the_dialog_it_opens(tmp_path: Path) -> None:
-    """After ``/``, ``quietly`` and Enter in one burst (SSH, a paste): ``q`` asks before the
-    game ends, and the ``y`` typed with it, before the question was on screen, does not end
-    it (at a LAN table the ``g`` of ``quagmire`` gave the seat up); a key pressed once the
+    """The issue's case through the real app: at a letter, ``/`` then ``quietly`` and Enter
+    in one burst (SSH, a paste): ``q`` asks before the game ends, nothing reaches the answer
+    line, and the ``y`` typed with it, before the question was on screen, does not end the
+    game (at a LAN table the ``g`` of ``quagmire`` gave the seat up); a key pressed once the
     question shows answers it."""
 
     def letter_open(table: KatootsieTable) -> bool:
@@ -241,6 +224,8 @@ async def test_a_burst_after_slash_never_answers_the_dialog_it_opens(tmp_path: P
         await burst(pilot, [*"quietly", "enter"])
         dialog = app.screen
         assert isinstance(dialog, EndGameDialog) and app.is_running
+        assert table.query_one("#answer", AnswerInput).value == ""
+        assert table.pending_claim is None
         await pilot.pause()
         await pilot.press("n")  # seen now: "back to the game"
         assert app.screen is table and app.is_running
