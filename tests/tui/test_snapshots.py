@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.toy_game import GAME as TOY
 from tests.toy_game import registered
 from tests.tui.games.katootsie.test_table import katootsie_snapshot_view
@@ -45,7 +47,12 @@ def test_table_snapshot_swap_prompt(snap_compare: Any) -> None:
     assert snap_compare(TableHarness(catchy_view(0)), terminal_size=SIZE, press=["s"])
 
 
-def test_blackcat_snapshot_three_players_mid_game(snap_compare: Any) -> None:
+def test_blackcat_snapshot_three_players_mid_game(
+    snap_compare: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The prompt counts down to when the end may be called ("after 5 s"): the card has been
+    # up no time at all, however long a loaded machine takes to draw it (CI drew "after 4 s").
+    monkeypatch.setattr(BlackCatTable, "open_for_s", lambda self: 0.0)
     takes = [(0, 0), (1, 0), (2, 1), (1, 1), (0, 0), (2, 0), (0, 1)]
     view = blackcat_view(takes, players=BLACKCAT_PLAYERS)
     app = TableHarness(view, presence=[], screen=BlackCatTable)
