@@ -343,8 +343,8 @@ async def test_a_whole_coached_first_game_by_the_keys_the_coach_names(tmp_path: 
         assert table.query_one(CoachPanel).content_region.width == PANEL_WIDTH
         turns, challenges = 0, 0
         opened: list[int] = []
-        """The round of each reveal box the table opened (counted where it opens: a box that
-        comes up just as the learner's bid keys go in is closed by them, unseen by the loop)."""
+        """The round of each reveal box the table opened, counted where it opens (the loop
+        below polls the screen on top, and a box may come and go between two looks)."""
         open_reveal = table.open_reveal
 
         def counted(view: Any) -> None:
