@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from textual import events
 from textual.app import App
 
+from tui.refresh import after_own_refresh
+
 if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.message_pump import MessagePump
@@ -68,9 +70,7 @@ class SeenFirst:
     def on_mount(self) -> None:
         self.seen_at = None
         self.mounted_at = time.monotonic()
-        # On this screen's own queue (after its refresh), not Textual's call_after_refresh,
-        # which hands the callback to whatever screen is on top when it is handled.
-        self._invoke_later(self._first_frame, self)  # type: ignore[attr-defined]
+        after_own_refresh(self, self._first_frame)  # type: ignore[arg-type]
 
     def _first_frame(self) -> None:
         self.seen_at = time.monotonic()

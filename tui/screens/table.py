@@ -42,6 +42,7 @@ from engine.core import BaseView
 from net.wire.text import clean_text
 from tui.bell import attention_due
 from tui.coach import Coach
+from tui.refresh import after_own_refresh
 from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.styles import PHONE_BREAKPOINTS, TCSS_DIR
 from tui.widgets.chat import CHAT_BINDINGS, ChatLine, chat_text, rule_text
@@ -776,14 +777,10 @@ class TableScreen(Screen[None], Generic[V]):
             self._early_refusal = reason
 
     def after_refresh(self, callback: Callable[..., None], *args: Any, **kwargs: Any) -> None:
-        """Call ``callback`` once this screen has drawn what is pending (at once, at its next
-        idle moment, while a dialog covers it).
-
-        Not Textual's ``call_after_refresh``: that hands the callback to the screen *on top*
-        at the time, and a dialog closed before its next frame takes it away unrun. Kitten
-        Me!'s reveal box, closed by a key as it opened, lost the coach's lines for that call
-        and could have lost the results themselves."""
-        self._invoke_later(lambda: callback(*args, **kwargs), self)
+        """Call ``callback`` once this screen has drawn what is pending, even with a dialog
+        opened and closed meanwhile (:mod:`tui.refresh`; Textual's ``call_after_refresh``
+        could lose the coach's lines, or the results)."""
+        after_own_refresh(self, lambda: callback(*args, **kwargs))
 
     def act_refused(self, reason: str) -> None:
         """The host refused a move this player sent (an ``act``): as :meth:`refused`; a screen
