@@ -45,7 +45,9 @@ async def test_q_then_y_ends_the_solo_game_and_quits(tmp_path: Path) -> None:
     app = solo_app(tmp_path, "catchy", bot_delay_s=5.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await table_of(pilot, TableScreen)
-        await pilot.press("q", "y")
+        await pilot.press("q")
+        await drawn_screen(pilot, EndGameDialog)
+        await pilot.press("y")
         for _ in range(200):
             await pilot.pause(0.02)
             if app.return_code is not None:

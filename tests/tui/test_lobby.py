@@ -20,10 +20,12 @@ from engine import registry
 from net.client.discovery import ChangeKind, HostEvent, HostInfo, TableSummary
 from net.doors.host import Host
 from tests.tui.harness import LobbyHarness
+from tests.tui.solo import drawn_screen
 from tui.app import ClowderApp
 from tui.games.blackcat.screen import BlackCatTable
 from tui.games.catchy.screen import CatchyTable
 from tui.screens.dialogs import CreateDialog, NewTable
+from tui.screens.leave import LeaveDialog
 from tui.screens.lobby import LobbyScreen
 
 
@@ -209,7 +211,9 @@ async def test_create_a_table_hosted_by_this_process(tmp_path: Path) -> None:
         table = app.screen
         assert isinstance(table, CatchyTable)
         await until(pilot, lambda: table.view is not None and "hand" in table.view, "the game")
-        await pilot.press("q", "l")  # the game is on: q asks, l leaves for now
+        await pilot.press("q")  # the game is on: q asks
+        await drawn_screen(pilot, LeaveDialog)
+        await pilot.press("l")  # leave for now
         await until(pilot, lambda: app.screen is lobby, "the lobby again")
         await until(pilot, lambda: any(h.origin == "yours" for h in lobby.hosts), "our host")
 

@@ -61,6 +61,20 @@ async def at_table(pilot: Pilot[Any], app: ClowderApp) -> CatchyTable:
     return screen
 
 
+async def left_for_now(
+    pilot: Pilot[Any], app: ClowderApp, host: Host, table: str, seat: int
+) -> Any:
+    """``q``, then ``l`` (leave for now) once the dialog shows; back in the lobby, until a bot
+    covers the seat. The host's record of the seat."""
+    await pilot.press("q")
+    await drawn_screen(pilot, LeaveDialog)
+    await pilot.press("l")
+    await until(pilot, lambda: app.screen is app.lobby, "the lobby")
+    info = host.runners[table].table.seats[seat]
+    await until(pilot, lambda: info.bot is not None, "a bot to cover the seat")
+    return info
+
+
 def test_the_store_keeps_tokens_privately_and_drops_them(tmp_path: Path) -> None:
     store = SeatStore(tmp_path)
     store.keep(HeldSeat("198.18.0.1:7707", "t3", "secret", "catchy"))
@@ -182,12 +196,7 @@ async def test_q_then_leave_for_now_then_enter_returns_and_the_bot_hands_the_sea
             screen = await at_table(pilot, app)
             seat = screen.view["seat"] if screen.view else None
             assert seat is not None
-            await pilot.press("q")
-            await drawn_screen(pilot, LeaveDialog)
-            await pilot.press("l")
-            await until(pilot, lambda: app.screen is lobby, "the lobby")
-            info = host.runners[table].table.seats[seat]
-            await until(pilot, lambda: info.bot is not None, "a bot to cover the seat")
+            info = await left_for_now(pilot, app, host, table, seat)
             assert info.human and info.token is not None
             await app._list_selected()
             rows = lobby.query_one("#tables", DataTable)
@@ -196,7 +205,9 @@ async def test_q_then_leave_for_now_then_enter_returns_and_the_bot_hands_the_sea
             back = await at_table(pilot, app)
             assert back.view is not None and back.view["seat"] == seat and back.view["hand"]
             assert info.bot is None and info.connected  # the bot handed the seat back
-            await pilot.press("q", "g")  # give it up: the token is forgotten
+            await pilot.press("q")
+            await drawn_screen(pilot, LeaveDialog)
+            await pilot.press("g")  # give it up: the token is forgotten
             await until(pilot, lambda: app.screen is lobby, "the lobby again")
             assert app.seats.all() == [] and not info.human
     finally:
@@ -259,12 +270,7 @@ async def test_coming_back_to_a_seat_a_bot_covered_says_so(tmp_path: Path) -> No
             assert COVERED_NOTICE not in [n.message for n in app._notifications]
             seat = screen.view["seat"] if screen.view else None
             assert seat is not None
-            await pilot.press("q")
-            await drawn_screen(pilot, LeaveDialog)
-            await pilot.press("l")
-            await until(pilot, lambda: app.screen is lobby, "the lobby")
-            info = host.runners[table].table.seats[seat]
-            await until(pilot, lambda: info.bot is not None, "a bot to cover the seat")
+            await left_for_now(pilot, app, host, table, seat)
             await app._list_selected()
             assert was_covered(next(iter(lobby.tables.values()))[0], seat)
             await pilot.press("enter")
