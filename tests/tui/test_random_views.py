@@ -38,7 +38,7 @@ SEED = 23
 """The first seed; game ``k`` of a game name is played with seed ``SEED + k``."""
 GAMES_EACH = 3
 """Random games per game name, their player counts cycling from the fewest to the most."""
-VIEWS_EACH = 150
+VIEWS_EACH = 120
 """Views shown per game name, shared among its games and their seats and spectator."""
 RENDER_EVERY = 4
 """Every this many views (and the last of each watch) the screen is rendered: a view
