@@ -424,11 +424,49 @@ def test_the_new_log_lines_are_found_in_a_sliding_window() -> None:
 # --------------------------------------------------------------------------- a whole first game
 
 
+GAME_LETTERS = ("B", "B", "S", "S")
+"""The letters of the test's game: most categories have several answers for both."""
+ANSWERS_EACH = 4
+"""The test's categories have at least this many answers in plain letters for each of
+:data:`GAME_LETTERS`, so the learner always has one left to type: a category and letter
+with one answer, taken already, left a letter that nobody could answer (easy bots know a
+third of the list), and the game waited the rules' 60 s to set it aside."""
+
+
+def plain(text: str) -> bool:
+    """Whether ``text`` is typed with letter keys and spaces only."""
+    return all(ch.isascii() and (ch.isalpha() or ch == " ") for ch in text)
+
+
+def well_known_categories() -> tuple[answers.Category, ...]:
+    """The categories with :data:`ANSWERS_EACH` plain answers for every letter of the game."""
+    return tuple(
+        category
+        for category in answers.categories()
+        if all(
+            sum(plain(text) for text in answers.answers_for(category.code, letter)) >= ANSWERS_EACH
+            for letter in set(GAME_LETTERS)
+        )
+    )
+
+
+NO_ANSWER_S = 10
+"""The fewest seconds the rules allow before a letter nobody answers is set aside (60 by
+default): in a tie-break only the two bots may answer, and easy bots know a third of the
+answers, so now and then neither knows one."""
+
+
 @pytest.fixture
 def short_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Four letters a game (B, B, S, S: every category has answers for both) and short
+    """Four letters a game, from categories the learner always has an answer for, and short
     pauses, so a whole coached game fits a test; the coach's own options are kept."""
-    monkeypatch.setattr(katootsie, "FULL_LETTERS", ("B", "B", "S", "S"))
+    known = well_known_categories()
+    answers.by_code()  # cached over every category first: other tests look any of them up
+    monkeypatch.setattr(katootsie, "FULL_LETTERS", GAME_LETTERS)
+    # A letter only bots may answer (a tie-break), none knowing an answer: set aside sooner.
+    options = {**KatootsieCoach.first_game, "no_answer_seconds": NO_ANSWER_S}
+    monkeypatch.setattr(KatootsieCoach, "first_game", options)
+    monkeypatch.setattr(answers, "categories", lambda: known)  # the rules deal from these
     monkeypatch.setattr(katootsie, "CATEGORY_PAUSE_S", 0.3)
     monkeypatch.setattr(katootsie, "LETTER_PAUSE_S", 0.3)
 
@@ -438,8 +476,7 @@ def my_answer(view: Mapping[str, Any]) -> str | None:
     code = view["category"]["code"]
     used = {answers.used_key(text) for text in view["used"]}
     for text in answers.answers_for(code, view["letter"]):
-        plain = all(ch.isascii() and (ch.isalpha() or ch == " ") for ch in text)
-        if plain and answers.used_key(text) not in used:
+        if plain(text) and answers.used_key(text) not in used:
             return str(text)
     return None
 
@@ -463,6 +500,27 @@ RESULT_WORDS = (
     "set aside",
 )
 """What the coach says of each way a letter can go (one of these per letter explained)."""
+
+
+def learner_waits(
+    table: KatootsieTable, view: Mapping[str, Any], tried: set[int], answered: dict[int, int]
+) -> str:
+    """Why the learner types nothing now ("": they may answer)."""
+    reveal = view["reveal"]
+    if reveal is None:
+        return "no letter is open"
+    if reveal in tried:
+        return "no answer left to type: the bots may take it"
+    if answered.get(reveal, 0) >= 3:
+        return "three answers refused"
+    if table.pending_claim is not None:
+        return "an answer waits for the host's ruling"
+    if not table.may_answer(view):
+        return "may not answer (out for this letter, or not theirs)"
+    line = table.query_one("#answer", Input)
+    if line.disabled or table.focused is not line:
+        return "the answer line is closed or has no focus"
+    return ""
 
 
 def letter_id(view: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -495,6 +553,8 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
         letters: list[tuple[Any, ...]] = []
         open_since: dict[int, float] = {}
         seen: object = None
+        waits: dict[str, int] = {}
+        """Why the learner did nothing, and at how many looks (said if the game does not end)."""
         for _ in range(4000):
             if isinstance(app.screen, ResultsScreen):
                 break
@@ -513,14 +573,10 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
             elif vote == "first":
                 voted.append(advice)
                 await pilot.press("0")  # the coach: "0 says the same time"
-            elif (
-                reveal is not None
-                and reveal not in tried
-                and answered.get(reveal, 0) < 3
-                and table.pending_claim is None
-                and table.may_answer(view)
-                and table.focused is table.query_one("#answer")
-            ):
+            elif why := learner_waits(table, view, tried, answered):
+                waits[why] = waits.get(why, 0) + 1
+            else:
+                assert reveal is not None  # learner_waits says so
                 line = table.query_one("#answer", Input)
                 if letter_id(view) not in letters:
                     letters.append(letter_id(view))
@@ -540,6 +596,13 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
                         if line.value:  # the end of an answer to the letter before
                             await pilot.press("ctrl+u")
                         await pilot.press(*text.lower())  # typing goes to the answer line
+                        now = table.view
+                        if line.value != text.lower() or now is None or now["reveal"] != reveal:
+                            # A person reads the line before Enter: keys typed as the letter
+                            # changed (or before its line opened) went elsewhere.
+                            waits["the line lost keys: typed again"] = answered[reveal]
+                            await pilot.press("ctrl+u")
+                            continue
                     await pilot.press("enter")  # with no answer: lets a held letter go on
             await pilot.pause(0.02)
         log = coach_log(table)
@@ -553,6 +616,7 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
             f", focus={table.focused!r}, may answer={table.may_answer(last) if last else None}"
             f", line={table.query_one('#answer', Input).value!r}"
             f", prompt={str(table.query_one(PromptLine).render())!r}"
+            f", the learner waited: {waits}"
         )
         assert isinstance(app.screen, ResultsScreen), (
             "the game did not end (" + state + "):\n" + "\n".join(log)
