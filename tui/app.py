@@ -542,7 +542,7 @@ class ClowderApp(KeyGateApp[int]):
     async def _pump(self, client: Client) -> None:
         """Hand every message for our table to its screen, in order."""
         from net.client.client import ConnectionState
-        from net.wire.messages import Chat, ChatRule, Error, Joined, Presence, View
+        from net.wire.messages import Act, Chat, ChatRule, Error, Joined, Presence, View
         from tui.screens.results import ResultsScreen
 
         told_going = False  # the host said it goes (host_shutdown): the drop is no news
@@ -590,7 +590,9 @@ class ClowderApp(KeyGateApp[int]):
                 told_going = True
                 self.notify(clean_text(message.message), title="The host", timeout=10)
             elif isinstance(message, Error) and message.ref is None:
-                if message.about == "act":  # a move or claim this screen may still count as sent
+                # ``about`` is the refused message's wire type: an ``action`` is a move or
+                # claim this screen may still count as sent (a ``typing`` notice is not).
+                if message.about == Act.TYPE:
                     seat.screen.act_refused(clean_text(message.message))
                 else:
                     seat.screen.refused(clean_text(message.message))

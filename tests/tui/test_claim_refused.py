@@ -5,8 +5,12 @@ the next letter was drawn, so the rest of the word went to the new letter at onc
 host refused it as faster than a person can react. The screen kept that refused answer as
 "waiting for the ruling": every later Enter said "You already answered ...; the host is
 deciding", and the letter, held for the learner, stayed held for ever. The host's refusal
-of an ``act`` now ends the wait, so the player may claim the same moment again; a refused
+of an ``action`` now ends the wait, so the player may claim the same moment again; a refused
 *typing notice* (``about: typing``) is not a refusal of the answer and changes nothing.
+
+The app first looked for ``about: act`` (the class's name, not its wire type ``action``), and a
+test that handed it the same word passed while every real refusal still left the claim
+waiting: the errors here are the host core's own, for a real claim and a real notice.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from typing import Any, cast
 
 import pytest
 
-from net.wire.messages import Error, View
+from net.core.table import START_COUNTDOWN_S
+from net.wire.messages import Act, Error, Join, Typing, View
+from tests.net.core_driver import SECOND, CoreDriver
 from tests.tui.harness import TableHarness, blackcat_view
 from tui import app as app_module
 from tui.app import AtTable, ClowderApp
@@ -66,10 +72,41 @@ class Client:
         self.sent.append(action)
 
 
-@pytest.mark.parametrize(("about", "forgotten"), [("act", True), ("typing", False)])
+def host_refusal(refused: Act | Typing) -> Error:
+    """The error the host core sends when it refuses ``refused``: a grab stamped 41 ms after
+    the card was drawn (quicker than a person), or a typing notice (Black Cat takes none)."""
+    driver = CoreDriver()
+    runner = driver.core.create_table("blackcat", {}, seats=2, bots=1, now_ns=driver.now_ns)
+    ann = driver.connect("Ann")
+    driver.send(ann, Join(table=runner.table.id, role="player"))
+    driver.run_for(START_COUNTDOWN_S + 1.0)
+    reveal = ann.last("view")["view"]["reveal"]
+    assert reveal is not None
+    stamps = {"reveal": reveal, "drawn_ns": SECOND, "acted_ns": SECOND + 41 * SECOND // 1000}
+    if isinstance(refused, Act):
+        sent: Act | Typing = Act(
+            table=runner.table.id, action={**refused.action, "reveal": reveal}, **stamps
+        )
+    else:
+        sent = Typing(table=runner.table.id, **stamps)
+    driver.send(ann, sent)
+    error = ann.last("error")
+    return Error(code=error["code"], message=error["message"], about=error.get("about"))
+
+
+@pytest.mark.parametrize(
+    ("refused", "forgotten"),
+    [
+        (Act(table="t1", action={"type": "take", "pile": 0}), True),
+        (Typing(table="t1", reveal=1, drawn_ns=1, acted_ns=2), False),
+    ],
+    ids=["action", "typing"],
+)
 async def test_the_app_ends_the_wait_only_for_a_refused_act(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, about: str, forgotten: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refused: Act | Typing, forgotten: bool
 ) -> None:
+    error = host_refusal(refused)
+    assert error.about == refused.TYPE
     monkeypatch.setattr(app_module, "LIST_EVERY_S", 3600.0)  # no host to list here
     app = ClowderApp(name="Ann", config_dir=tmp_path, discovery=None)
     async with app.run_test(size=SIZE) as pilot:
@@ -90,10 +127,10 @@ async def test_the_app_ends_the_wait_only_for_a_refused_act(
                 break
             await pilot.pause(0.01)
         assert len(client.sent) == 1 and waiting(table)
-        client.incoming.put_nowait(Error(code="claim_refused", message=TOO_FAST, about=about))
+        client.incoming.put_nowait(error)
         for _ in range(50):
             await pilot.pause(0.01)
-            if "too early" in prompt_text(table):
+            if error.message in prompt_text(table):
                 break
-        assert "too early" in prompt_text(table)
+        assert error.message in prompt_text(table)
         assert waiting(table) is not forgotten

@@ -783,7 +783,7 @@ class TableScreen(Screen[None], Generic[V]):
         after_own_refresh(self, lambda: callback(*args, **kwargs))
 
     def act_refused(self, reason: str) -> None:
-        """The host refused a move this player sent (an ``act``): as :meth:`refused`; a screen
+        """The host refused a move this player sent (an ``action``): as :meth:`refused`; a screen
         that keeps what it sent until the host rules (a real-time claim) forgets it here."""
         self.refused(reason)
 
