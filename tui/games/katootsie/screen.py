@@ -19,6 +19,7 @@ host.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
@@ -144,6 +145,14 @@ class AnswerInput(Input):
 
 HELD_LETTERS = "Typing waits for the letter · / (or Esc) for keys: q leaves, r rules"
 """What a letter typed while the answer line is closed says (it is held back, not a key)."""
+CLOSED_AS_TYPED = "The answer line closed as you typed: those letters did nothing"
+"""What letters typed just as the answer line closed say (they were meant for the answer)."""
+TYPED_ON_S = 0.5
+"""Letters that come this soon after the answer line closed, while the player was typing in
+it (a key this soon before), were typed for it, before they could see it close (a reaction
+takes a few tenths of a second): they do nothing. When a tie went to the vote mid-word,
+"sacramento" went on as table keys: its ``r`` opened the rules over the vote, and a ``y`` or
+``n`` would have voted."""
 KEYS_MODE_LETTERS = "wrtq"
 """The letters that are the table's keys once the answer line is left (any other letter types;
 ``w`` only once it has a ruling to explain: before, it types as any letter does)."""
@@ -195,6 +204,8 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         self._line_empty = True
         """Whether the answer line was empty when last typed in (``!`` and ``/`` are the
         table's keys then: the footer follows)."""
+        self._line_closed_at = -math.inf
+        """When the answer line last closed (``time.monotonic``): see :data:`TYPED_ON_S`."""
         self._seen: dict[str, Any] = {}
         self._timer_key: tuple[Any, ...] | None = None
         self._ruled_reveal: int | None = None
@@ -686,6 +697,10 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
                 line.value = ""
             elif view["seat"] in (view.get("locked") or []):
                 line.value = ""  # out for this letter: the line says so (the prompt says why)
+            typed = line.key_ns
+            now = time.monotonic()
+            if not line.disabled and typed is not None and now - typed / 1e9 < TYPED_ON_S:
+                self._line_closed_at = now  # closed under the player's fingers
             line.disabled = True
             line.placeholder = self._closed_words(view)
 
@@ -785,7 +800,9 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
         open goes to it (focused again if need be); one typed while it is
         closed is held back with a word on how to use keys (Esc first), so a
         stray ``q`` then ``g`` can never give the seat away. Votes keep their
-        y/n keys; watchers and a finished game keep every key.
+        y/n keys; watchers and a finished game keep every key. Letters typed
+        just as the line closed under the player's fingers do nothing
+        (:data:`TYPED_ON_S`).
         """
         # (Textual runs RealtimeTable.on_key too: handlers run along the MRO.)
         view = self.view
@@ -803,6 +820,11 @@ class KatootsieTable(RealtimeTable[KatootsieView]):
             self._type_again(line)  # a letter key goes back to the answer line
             line.insert_text_at_cursor(character)
             event.stop()
+            return
+        if event.time - self._line_closed_at < TYPED_ON_S:
+            event.stop()
+            event.prevent_default()
+            self.query_one(PromptLine).prompt(CLOSED_AS_TYPED)
             return
         if self._holds_letters(view):
             event.stop()

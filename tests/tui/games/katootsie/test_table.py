@@ -10,7 +10,9 @@ import pytest
 from engine.games.katootsie.rules import GAME
 from tests.engine.games.katootsie.helpers import Table, table
 from tests.tui.harness import TableHarness
+from tui.games.katootsie import screen as katootsie_screen
 from tui.games.katootsie.screen import (
+    CLOSED_AS_TYPED,
     HELD_LETTERS,
     AnswerInput,
     KatootsieTable,
@@ -394,6 +396,38 @@ async def test_letters_typed_before_the_letter_shows_are_held_not_taken_as_table
         await pilot.press("escape", "q")  # asked for: the table's keys work after Esc
         await pilot.pause(0.05)
         assert app.left
+
+
+async def test_letters_typed_as_a_vote_closes_the_line_do_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Typing "sacramento" as a tie went to the vote: the letters after the line closed were
+    meant for the answer, but its ``r`` opened the rules over the vote (a ``q`` would have
+    asked to leave, a ``y`` voted). Now they do nothing and the prompt says why; keys pressed
+    once the player could see the vote are the table's again."""
+    game = letter_open()
+    typing_view = game.view(0)
+    moment = GAME.reveal(game.state)
+    claims = [
+        {"seat": 1, "action": {"type": "answer", "reveal": moment, "text": "Banana"}},
+        {"seat": 2, "action": {"type": "answer", "reveal": moment, "text": "Blueberry"}},
+    ]
+    game.act(1, {"type": "tie", "reveal": moment, "claims": claims})
+    vote_view = game.view(0)
+    assert vote_view["phase"] == "first_vote"
+    app = harness(typing_view)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        await pilot.press("s", "a")
+        app.table.received(vote_view)
+        await pilot.press("r")
+        await pilot.pause(0.05)
+        assert app.screen is app.table and app.actions == []
+        assert CLOSED_AS_TYPED in text_of(app.table.query_one(PromptLine))
+        monkeypatch.setattr(katootsie_screen, "TYPED_ON_S", 0.0)  # as if read a moment later
+        await pilot.press("r")
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, RulesScreen)
 
 
 # Plain keys: a phone's on-screen keyboard has no ctrl chords and often no Esc -------------
