@@ -29,6 +29,7 @@ from collections import Counter
 from typing import Any
 
 from engine.core import Rng
+from engine.games.kiitos.memory import TableMemory, continuations
 from engine.games.kiitos.rules import CHECK_STRICT, MAX_WORD_LENGTH
 from engine.games.kiitos.table import LETTER_COUNTS, START, place, sample
 from engine.games.kiitos.words import WordList, dictionary
@@ -140,6 +141,7 @@ class KiitosBot:
         refused = {word.lower() for word in view.get("refused_words", [])}
         hand = Counter(view["hand"])
         odds = self._odds(view)
+        odds_at = self._odds_by_offset(view, odds)
         sides = ("end", START) if super_kiitos and table else ("end",)
         salt = self.rng.below(1 << 30)
         best: tuple[float, dict[str, Any]] | None = None
@@ -148,11 +150,11 @@ class KiitosBot:
             rest[letter] -= 1
             for side in sides:
                 grown = place(table, letter, side)
-                left = self._leaves(view, grown, odds, super_kiitos)
+                left = self._leaves(view, grown, odds_at[1 % len(odds_at)], super_kiitos)
                 for word in sample(words, grown, super_kiitos, self.sample_size, salt):
                     if not shortest <= len(word) <= longest or word == grown or word in refused:
                         continue
-                    value = self._value(view, word, grown, rest, odds, super_kiitos) + left
+                    value = self._value(view, word, grown, rest, odds_at, super_kiitos) + left
                     if best is None or value > best[0]:
                         action = {"type": "say", "word": word, "letter": letter, "side": side}
                         if not table:
@@ -169,12 +171,23 @@ class KiitosBot:
 
     def _odds(self, view: dict[str, Any]) -> dict[str, float]:
         """For each letter, the chance that a given other player holds at least one."""
-        seen = Counter(view["hand"]) + Counter(view["table"])
-        unseen = {letter: max(count - seen[letter], 0) for letter, count in LETTER_COUNTS.items()}
+        unseen = self._unseen(view)
         total = max(sum(unseen.values()), 1)
         counts = [c for s, c in enumerate(view["hand_counts"]) if s != view["seat"]]
         size = max(sum(counts) / max(len(counts), 1), 1.0)
         return {letter: 1.0 - (1.0 - copies / total) ** size for letter, copies in unseen.items()}
+
+    def _unseen(self, view: dict[str, Any]) -> dict[str, int]:
+        """The copies of each letter this seat cannot see (in others' hands or the deck)."""
+        seen = Counter(view["hand"]) + Counter(view["table"])
+        return {letter: max(count - seen[letter], 0) for letter, count in LETTER_COUNTS.items()}
+
+    def _odds_by_offset(
+        self, view: dict[str, Any], odds: dict[str, float]
+    ) -> list[dict[str, float]]:
+        """The odds for the player ``offset`` seats on (index ``offset % players``); here the
+        same for everyone (:class:`HardKiitosBot` reads each player's lacks)."""
+        return [odds] * len(view["hand_counts"])
 
     @staticmethod
     def _value(
@@ -182,7 +195,7 @@ class KiitosBot:
         word: str,
         grown: str,
         rest: Counter[str],
-        odds: dict[str, float],
+        odds_at: list[dict[str, float]],
         super_kiitos: bool,
     ) -> float:
         """The expected cards won by saying ``word``: its chance of completion times its length.
@@ -205,7 +218,7 @@ class KiitosBot:
             elif mine:
                 chance *= 0.2
             else:
-                chance *= odds.get(char, 0.0)
+                chance *= odds_at[offset % players].get(char, 0.0)
         return chance * len(word) + 0.01 * len(word)
 
     def _bluff(self, view: dict[str, Any], table: str) -> dict[str, Any] | None:
@@ -291,25 +304,59 @@ class HardKiitosBot(KiitosBot):
     bluffs = False
     sample_size = 2 * SAMPLE
 
+    def __init__(self, rng: Rng) -> None:
+        super().__init__(rng)
+        self.memory = TableMemory()
+
+    def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        self.memory.see(view)
+        action = super().choose(view)
+        if action is not None:
+            self.memory.played(view, action)
+        return action
+
+    def _unseen(self, view: dict[str, Any]) -> dict[str, int]:
+        """As :class:`KiitosBot`, less the letters it saw go to piles this round."""
+        unseen = super()._unseen(view)
+        for letter, count in self.memory.gone.items():
+            if letter in unseen:
+                unseen[letter] = max(unseen[letter] - count, 0)
+        return unseen
+
+    def _odds_by_offset(
+        self, view: dict[str, Any], odds: dict[str, float]
+    ) -> list[dict[str, float]]:
+        """Each player's odds, lowered for the letters it was seen to lack.
+
+        A lacked letter is held again only if one of the cards drawn since is
+        it: ``1 - (1 - p) ** drawn`` with ``p`` its share of the unseen cards.
+        """
+        seat: int = view["seat"]
+        players = len(view["hand_counts"])
+        unseen = self._unseen(view)
+        total = max(sum(unseen.values()), 1)
+        result = []
+        for offset in range(players):
+            other = (seat + offset) % players
+            own = dict(odds)
+            for letter in self.memory.lacks.get(other, {}):
+                drawn = self.memory.lacking(other, letter) or 0
+                share = unseen.get(letter, 0) / total
+                own[letter] = min(own.get(letter, 0.0), 1.0 - (1.0 - share) ** drawn)
+            result.append(own)
+        return result
+
     def _leaves(
         self, view: dict[str, Any], grown: str, odds: dict[str, float], super_kiitos: bool
     ) -> float:
+        """The chance the next player holds no letter that continues ``grown`` (from
+        ``odds``, theirs), times the cards they would then pick up."""
         if super_kiitos or not grown:
             return 0.0  # either end may grow: a string is almost never a dead end
-        shortest: int = view["rules"]["min_length"]
-        found = dictionary().everything
         none_held = 1.0
-        for char in _ALPHABET:
-            start, end = found.prefix_range(grown + char)
-            # A continuation needs a word at least `shortest` long that is not yet finished.
-            if any(len(word) >= shortest for word in found.words[start:end][:8]) or (
-                end - start > 8
-            ):
-                none_held *= 1.0 - odds.get(char.upper(), 0.0)
-                if none_held < 0.01:
-                    return 0.0
+        for char in continuations(grown, view["rules"]["min_length"]):
+            none_held *= 1.0 - odds.get(char, 0.0)
+            if none_held < 0.01:
+                return 0.0
         rivals = max(len(view["hand_counts"]) - 1, 1)
         return none_held * len(grown) / rivals
-
-
-_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
