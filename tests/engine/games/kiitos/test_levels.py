@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from engine.core import Rng
-from engine.games.kiitos.bot import HardKiitosBot
+from engine.games.kiitos.bot import STUCK_EXTRA, HardKiitosBot
 from engine.games.kiitos.rules import GAME
 from tests.engine.levels_helpers import (
     check_hard_not_worse_than_easy,
@@ -33,6 +33,7 @@ def test_hard_values_a_table_the_next_player_cannot_continue() -> None:
     bot = HardKiitosBot(Rng.from_seed(1))
     view: dict[str, Any] = {"rules": {"min_length": 4}, "hand_counts": [8, 8]}
     odds = {letter: 0.5 for letter in "ABCDEFGHIJKLMNOPRSTUVWXYZ"}
-    assert bot._leaves(view, "xqz", odds, False) == 3.0  # no word goes on: a sure pick-up
+    # No word goes on: a sure pick-up of 3 cards, and the bluff the player may try first.
+    assert bot._leaves(view, "xqz", odds, False) == 3.0 + STUCK_EXTRA
     assert bot._leaves(view, "st", odds, False) == 0.0  # many letters go on
     assert bot._leaves(view, "xqz", odds, True) == 0.0  # Super-Kiitos: either end grows
