@@ -301,7 +301,9 @@ class HardKiitosBot(KiitosBot):
     into their negative pile. That chance (every continuing letter missing
     from their hand, from the unseen-letter odds) times the table's length is
     added, at full weight against one opponent and shared among the rivals at
-    a bigger table. It never bluffs (a bluff that is challenged costs a card
+    a bigger table. It remembers (:class:`~engine.games.kiitos.memory.TableMemory`)
+    the letters it saw go to piles and the letters each player was seen to lack,
+    so each player's odds are their own. It never bluffs (a bluff that is challenged costs a card
     and the turn) and challenges only words the dictionary lacks.
     """
 
