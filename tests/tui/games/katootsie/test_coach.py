@@ -426,11 +426,12 @@ def test_the_new_log_lines_are_found_in_a_sliding_window() -> None:
 
 GAME_LETTERS = ("B", "B", "S", "S")
 """The letters of the test's game: most categories have several answers for both."""
-ANSWERS_EACH = 4
+ANSWERS_EACH = 6
 """The test's categories have at least this many answers in plain letters for each of
-:data:`GAME_LETTERS`, so the learner always has one left to type: a category and letter
-with one answer, taken already, left a letter that nobody could answer (easy bots know a
-third of the list), and the game waited the rules' 60 s to set it aside."""
+:data:`GAME_LETTERS`, so the learner always has one left to type, and the easy bots (each
+knowing about a third of the list) nearly always one between them in a tie-break: a
+category and letter with one answer, taken already, left a letter that nobody could answer,
+and the game waited the rules' 60 s to set it aside."""
 
 
 def plain(text: str) -> bool:
@@ -621,6 +622,7 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
         assert isinstance(app.screen, ResultsScreen), (
             "the game did not end (" + state + "):\n" + "\n".join(log)
         )
+        sample = f"({state})\n{sample}"  # every message below says how the learner fared
         # The panel had advice whenever the learner could act, and it named what to do.
         assert turns, "the learner never had anything to do"
         for kinds, advice in turns:
