@@ -11,7 +11,19 @@
   once the game has stalled (a call when ahead is a win).
 
 All three share the reaction model below, so a level's strength is in what it
-chooses, not in how fast it claims. The normal bot:
+chooses, not in how fast it claims.
+
+Why normal leaves a spoiling card even when a rival would score with it (issue
+34, measured with ``python -m tests.perf ladder``): a normal that kept such cards
+from its rivals won about 0.03 more against easy at four players, but it then
+played the card game as well as hard does. Hard's edge at four players comes
+mostly from its calls: without them it wins about 0.54 of games against normal.
+That normal brought hard>normal down from about 0.61 to 0.56. None of the hard
+variants tried won that back: a two-card lookahead, a whole-game value of pile
+ends, rollouts, other denial weights, and leaving unwanted cards while ahead to
+force a stall. So the gap stays, and each level still beats the one below.
+
+The normal bot:
 
 A Black Cat bot: grabs the cards that score for it, calls the end when it is ahead.
 
