@@ -315,6 +315,8 @@ class HardKiitosBot(KiitosBot):
         self.memory = TableMemory()
 
     def choose(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        if not view.get("legal"):
+            return None  # the memory reads the views it may act in, as the ladder measured
         self.memory.see(view)
         action = super().choose(view)
         if action is not None:
