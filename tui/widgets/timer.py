@@ -3,8 +3,9 @@
 A real-time table (:class:`tui.screens.realtime.RealtimeTable`) starts it
 when a timed reveal is drawn on this screen, for the length the view gives:
 the host's clock cannot be read here, but the time since the reveal was
-drawn can. It redraws a few times a second and shows whole seconds left
-plus a bar, so it reads without colour; hidden while nothing is timed.
+drawn can. It looks a few times a second and redraws when what it shows
+changed: whole seconds left plus a bar, so it reads without colour; hidden
+while nothing is timed.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ class Countdown(Widget):
     """
 
     deadline: reactive[float | None] = reactive(None)
-    """``time.monotonic()`` at which time runs out, or ``None``."""
+    """:attr:`clock` time at which time runs out, or ``None``."""
     total_s: reactive[float] = reactive(10.0)
 
     def __init__(
@@ -51,12 +52,29 @@ class Countdown(Widget):
         if keeps_place:
             self.display = True
 
+    clock = staticmethod(time.monotonic)
+    """Seconds on a monotonic clock (a test gives a countdown a clock of its own)."""
+    _drawn: tuple[str, int, bool] | None = None
+    """What the last frame showed (:meth:`_look`): a tick redraws only when it changes."""
+
     def on_mount(self) -> None:
-        self._ticks = self.set_interval(REFRESH_S, self.refresh, pause=self.deadline is None)
+        self._ticks = self.set_interval(REFRESH_S, self._tick, pause=self.deadline is None)
+
+    def _tick(self) -> None:
+        """Redraw if what would be drawn changed: the whole seconds, the bar's filled cells or
+        the urgency. A 60 s window changes about once a second, not at every tick (five frames
+        a second for every player at an open letter, each sent on to SSH and browser players)."""
+        left = self.left_s()
+        if left is None or self._look(left) != self._drawn:
+            self.refresh()
+
+    def _look(self, left: float) -> tuple[str, int, bool]:
+        """What the countdown shows with ``left`` seconds to go."""
+        return f"{left:>2.0f}", round(BAR_WIDTH * left / self.total_s), left < URGENT_S
 
     def start(self, seconds: float) -> None:
         self.total_s = max(seconds, 0.001)
-        self.deadline = time.monotonic() + seconds
+        self.deadline = self.clock() + seconds
         self.display = True
         ticks = getattr(self, "_ticks", None)
         if ticks is not None:
@@ -74,16 +92,17 @@ class Countdown(Widget):
     def left_s(self) -> float | None:
         if self.deadline is None:
             return None
-        return max(0.0, self.deadline - time.monotonic())
+        return max(0.0, self.deadline - self.clock())
 
     def render(self) -> Text:
         left = self.left_s()
         if left is None:
+            self._drawn = None
             return Text("")
-        filled = round(BAR_WIDTH * left / self.total_s)
+        self._drawn = seconds, filled, urgent = self._look(left)
         # Bold here, not in the widget's style: a stopped bar that keeps its place is blank,
         # not bold blanks.
-        style = self.get_component_rich_style("countdown--urgent") if left < URGENT_S else "bold"
-        out = Text(f"{left:>2.0f}s ", style=style)
+        style = self.get_component_rich_style("countdown--urgent") if urgent else "bold"
+        out = Text(f"{seconds}s ", style=style)
         out.append("█" * filled + "░" * (BAR_WIDTH - filled), style=style)
         return out
