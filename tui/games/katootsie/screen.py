@@ -31,6 +31,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.reactive import reactive
 from textual.widgets import Input, Static
 
 from engine.games.katootsie.rules import (
@@ -128,6 +129,10 @@ class AnswerInput(Input):
     DEFAULT_CSS = """
     AnswerInput { height: 1; border: none; padding: 0 1; }
     """
+
+    cursor_blink = reactive(False, init=False)
+    """A steady cursor: the line is open for most of a game, and a blinking one was two frames
+    a second for every player at an open letter (each sent on to SSH and browser players)."""
 
     key_ns: int | None = None
 

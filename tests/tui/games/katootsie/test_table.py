@@ -74,6 +74,15 @@ async def test_the_answer_line_has_the_focus_and_enter_claims_with_the_start_of_
         assert "the host is comparing" in text_of(table_screen.query_one(PromptLine))
 
 
+async def test_the_answer_line_has_a_steady_cursor() -> None:
+    """A blinking cursor was two frames a second at every open letter, for every player."""
+    app = harness(letter_open().view(0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        line = app.table.query_one(AnswerInput)
+        assert app.table.focused is line and line.cursor_blink is False
+
+
 async def test_ctrl_k_calls_katootsie_while_typing_and_is_in_the_footer() -> None:
     view = letter_open().view(0)
     app = harness(view)
