@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, OptionList, Static
@@ -370,7 +371,10 @@ class LobbyScreen(Screen[None]):
     def selected(self) -> HostEntry | None:
         if not self._ready:
             return None
-        hosts = self.query_one("#hosts", OptionList)
+        try:
+            hosts = self.query_one("#hosts", OptionList)
+        except NoMatches:  # the app is closing: the listing's timer came as the lobby went
+            return None
         index = hosts.highlighted
         if index is None or not 0 <= index < len(self.hosts):
             return None
