@@ -376,11 +376,22 @@ async def wait_for_text(
     in the joined text); returns the text then.
 
     Raises AssertionError quoting the screen if it does not show within ``timeout_s``.
-    A needle is found within one row only, since rows are joined by newlines.
+    A needle is found within one row only, since rows are joined by newlines. A page with
+    no terminal yet is waited for too (a page that reloaded itself was still loading: the
+    test failed at once in CI).
     """
+    from playwright.async_api import Error as PageError
+
     deadline = time.monotonic() + timeout_s
     while True:
-        text = await terminal_text(page)
+        try:
+            lines = await page.evaluate(_LINES_JS)
+        except PageError:  # the page navigated away as it was read (it is reloading)
+            lines = None
+        if lines is None and time.monotonic() > deadline:
+            await terminal_lines(page)  # says the page has no terminal
+        # No terminal yet: a page that reloads itself (its host came back) is loading.
+        text = "\n".join(str(line).rstrip() for line in lines or [])
         found = needle in text if isinstance(needle, str) else needle.search(text) is not None
         if found:
             return text
