@@ -21,13 +21,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from string import ascii_lowercase
 from typing import Any
 
+from engine.games.kiitos.rules import HAND_SIZE
 from engine.games.kiitos.words import dictionary
-
-ALPHABET = "abcdefghijklmnopqrstuvwxyz"
-HAND_SIZE = 8
-"""Everyone draws back to this many cards after a table goes."""
 
 
 @lru_cache(maxsize=4096)
@@ -40,7 +38,7 @@ def continuations(part: str, shortest: int) -> frozenset[str]:
     """
     found = dictionary().everything
     letters: set[str] = set()
-    for char in ALPHABET:
+    for char in ascii_lowercase:
         grown = part + char
         start, end = found.prefix_range(grown)
         if end - start > 8 or any(
@@ -66,7 +64,7 @@ class TableMemory:
     _table: str = ""
     _target: str = ""
     _turn: int | None = None
-    _piles: tuple[list[int], list[int]] = ([], [])
+    _piles: tuple[list[int], list[int]] = field(default_factory=lambda: ([], []))
     _counts: list[int] = field(default_factory=list)
 
     def see(self, view: dict[str, Any]) -> None:
