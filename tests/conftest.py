@@ -17,6 +17,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from tui import collector
+
 TEARDOWN_S = 5.0
 """How long a test's leftover tasks get to end once cancelled."""
 
@@ -53,6 +55,12 @@ async def _leftover_tasks_end_when_cancelled() -> AsyncIterator[None]:
             + "\n".join(stuck),
             pytrace=False,
         )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """No settling of the cycle collector at each table (:mod:`tui.collector`): a worker
+    draws hundreds of tables, and each settle would walk the worker's whole heap."""
+    collector.enabled = False
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:

@@ -40,6 +40,7 @@ from textual.widgets import Static
 from engine import registry
 from engine.core import BaseView
 from net.wire.text import clean_text
+from tui import collector
 from tui.bell import attention_due
 from tui.coach import Coach
 from tui.refresh import after_own_refresh
@@ -230,6 +231,8 @@ class TableScreen(Screen[None], Generic[V]):
         self.place = place
         """Where the table is (``127.0.0.1:7707``), for the connection line."""
         self._results_shown = False
+        self._settled = False
+        """Whether the cycle collector was settled once this table drew its first view."""
         self._mounted = False
         """Set once composed and mounted (see :attr:`_ready`)."""
         self.doors: tuple[int | None, int | None] = (None, None)
@@ -490,6 +493,9 @@ class TableScreen(Screen[None], Generic[V]):
         self.set_class(False, "-waiting")
         self.show(view)
         self._drawn_for = self._laid_out_width()
+        if not self._settled:  # the deal, or a real-time start countdown: nobody waits on it
+            self._settled = True
+            self.after_refresh(collector.settle)
         if self.paused:  # over the game's own prompt, for as long as the hold lasts
             self.query_one(PromptLine).refuse(self.paused)
         self._coach_view(view)

@@ -1,0 +1,55 @@
+"""The cycle collector is settled once per table, when its first view is drawn (tui.collector)."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from typing import Any
+
+import pytest
+
+from tests.tui.harness import TableHarness, catchy_view
+from tui import collector
+
+
+class Cycle:
+    """An object in a reference cycle: only the cycle collector frees it."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_settle_freezes_what_is_alive_and_frees_it_at_the_next_settle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(collector, "enabled", True)  # the suite turns it off
+    try:
+        kept = Cycle()
+        gone = weakref.ref(kept)
+        collector.settle()
+        assert gc.get_freeze_count() > 0  # out of the collector's way
+        del kept
+        gc.collect()
+        assert gone() is not None  # frozen: a full collection does not walk it
+        collector.settle()
+        assert gone() is None  # the next table's settle reclaims the old table's cycles
+    finally:
+        gc.unfreeze()
+
+
+async def test_a_table_settles_the_collector_once_its_first_view_is_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settled: list[Any] = []
+    monkeypatch.setattr(collector, "settle", lambda: settled.append(app.screen))
+    first = catchy_view()
+    app = TableHarness(None, waiting={"seats": [{"name": "Ann"}, {"name": None}], "seat": 0})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert settled == []  # the waiting room: no view yet
+        app.table.received(first)
+        await pilot.pause()
+        assert settled == [app.table]
+        app.table.received({**first, "scores": [1, 0]})
+        await pilot.pause()
+        assert settled == [app.table]  # once a table
