@@ -1,5 +1,5 @@
-"""Lines drawn the fast way (:class:`tui.widgets.lines.TextLines`, the log's scroll bar) are
-Textual's own, exactly.
+"""Lines drawn the fast way (:class:`tui.widgets.lines.TextLines`, the log's scroll bar, the
+log's finished rows) are Textual's own, exactly.
 
 Every game's table screen shows views of a seeded random game
 (:func:`tests.tui.test_random_views.watches`, a player's seat); after each is drawn,
@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.geometry import Region
 from textual.strip import Strip
 
 from engine import registry
@@ -48,7 +49,7 @@ async def test_fast_lines_are_textual_s_lines(name: str) -> None:
     views = watch.views[:: max(1, len(watch.views) // VIEWS)][:VIEWS]
     first = views[0][1]
     app = TableHarness(first, presence=presence_of(first["players"]), screen=screen_class(name))
-    compared = fast = 0
+    compared = fast = logs = 0
     async with app.run_test(size=SIZE) as pilot:
         for step, view in views:
             show(app, view)
@@ -62,4 +63,22 @@ async def test_fast_lines_are_textual_s_lines(name: str) -> None:
                 assert own == textual, f"{where}: drawn differently"
                 compared += 1
                 fast += taken
+            for log in app.screen.query(GameLog):
+                if log.display and log.size:
+                    assert finished_both_ways(log), f"{name}, view {step}: log drawn differently"
+                    logs += 1
     assert compared and fast, f"{name}: no widget drew its lines the fast way"
+    assert logs, f"{name}: no log compared"
+
+
+def finished_both_ways(log: GameLog) -> bool:
+    """Whether the log's rows as the screen takes them (kept finished, :meth:`GameLog.render_lines`)
+    are the rows Textual makes afresh, whole and cropped as the compositor crops them."""
+    width, height = log.size
+    crops = [Region(0, 0, width, height), Region(1, 1, max(1, width - 2), max(1, height - 1))]
+    own = [log.render_lines(crop) for crop in crops]
+    log.fast_lines = False
+    log.refresh()
+    textual = [log.render_lines(crop) for crop in crops]
+    log.fast_lines = True
+    return own == textual

@@ -113,6 +113,10 @@ class GameLog(RichLog):
         """Rows as drawn (in the log's style), by row number, scroll, width: scrolling by a
         line draws every row on screen again, and each was made anew at every frame."""
         self._style_kept: tuple[object, Style] | None = None
+        self._finished: dict[int, Strip] = {}
+        """Rows as the screen shows them (the widget's styles, background and the app's
+        filters applied: :meth:`render_lines`), by line number, for one :attr:`_look`."""
+        self._look: tuple[object, ...] | None = None
 
     def write(
         self,
@@ -153,6 +157,7 @@ class GameLog(RichLog):
     def clear(self) -> Self:
         self._written.clear()
         self._styled.clear()
+        self._finished.clear()
         return super().clear()
 
     @property
@@ -171,6 +176,7 @@ class GameLog(RichLog):
         super().notify_style_update()
         self._styled.clear()
         self._style_kept = None
+        self._look = None
 
     def _row_style(self) -> Style:
         """The log's own style (``rich_style``: every ancestor's styles added up, at each
@@ -195,6 +201,56 @@ class GameLog(RichLog):
             strip = self._styled[key] = super().render_line(y)
         return strip
 
+    fast_lines = True
+    """Whether :meth:`render_lines` reuses finished rows (else Textual's way: tests compare)."""
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The rows in ``crop`` as Textual draws them, each finished row kept by its line.
+
+        A new line scrolls the log by a row, which makes every row on screen new to Textual's
+        per-widget cache (it keeps rows by their place on screen): each was styled again, a
+        tenth of a millisecond a row, most of a view's drawing. Here a row of the log is
+        finished once and kept by its line number while the log's look (size, scroll column,
+        styles, background, the app's filters) is the same; rows that are not a line (a
+        border, the blank rows under a short log) are Textual's every time."""
+        if not self.fast_lines:
+            return super().render_lines(crop)
+        width = self.size.width
+        look = (
+            self.size,
+            self.scroll_offset.x,
+            self._widest_line_width,
+            self.styles._cache_key,
+            self.background_colors,
+            self.rich_style,
+            tuple(self.get_line_filters()),
+        )
+        if look != self._look:
+            self._finished.clear()
+            self._look = look
+        top = self.styles.gutter.top
+        height = self.scrollable_content_region.height
+        first = self.scroll_offset.y - top  # the line shown at row y is first + y
+        count = len(self.lines)
+        finished = self._finished
+        strips: list[Strip] = []
+        for y in crop.line_range:
+            line = first + y
+            if top <= y < top + height and 0 <= line < count:
+                key = line + self._start_line
+                strip = finished.get(key)
+                if strip is None:
+                    strip = finished[key] = super().render_lines(Region(0, y, width, 1))[0]
+            else:
+                strip = super().render_lines(Region(0, y, width, 1))[0]
+            strips.append(strip)
+        if len(finished) > 4 * self.MAX_ROWS:
+            finished.clear()  # lines long gone (the log keeps MAX_ROWS)
+        x1, x2 = crop.column_span
+        if (x1, x2) != (0, width):
+            strips = [strip.crop(x1, x2) for strip in strips]
+        return strips
+
     def on_resize(self, event: Resize) -> None:
         """Wrap every kept line again at a new width (a log first laid out narrow, as when
         a board appears after the waiting room, kept its lines cut at ten columns), and keep
@@ -211,6 +267,7 @@ class GameLog(RichLog):
             if width and width != self._wrapped_at and not first:
                 super().clear()
                 self._styled.clear()
+                self._finished.clear()
                 for content in self._written:
                     super().write(content, scroll_end=False)
                 self.scroll_end(animate=False, immediate=True)
