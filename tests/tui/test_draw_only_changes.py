@@ -18,9 +18,11 @@ import pytest
 from textual.widget import Widget
 
 from engine import registry
+from tests.contract import play, players_for
 from tests.tui.harness import TableHarness
 from tests.tui.test_random_views import SIZE, presence_of, show, watches
 from tui.games import screen_class
+from tui.widgets.timer import Countdown
 
 CHANGES: dict[str, tuple[str, str]] = {
     "catchy": ("scores", "scores"),
@@ -101,3 +103,53 @@ async def test_a_view_changing_one_part_repaints_only_that_part(
         assert not refreshes.layouts, f"{name}: laid out again for {dict(refreshes.layouts)}"
         await pilot.pause()
         assert app.table.query_one(f"#{widget_id}").display
+
+
+def consecutive_views(name: str, count: int) -> list[dict[str, Any]]:
+    """Seat 0's views of a seeded random game, step after step (at most ``count``)."""
+    game = registry.get(name)
+    players = max(game.min_players, min(game.max_players, 4))
+    playout = play(game, players_for(players), KEPT_ROWS_SEED, max_steps=400)
+    return [game.view(state, 0) for state, _ in playout.states()][:count]
+
+
+KEPT_ROWS_SEED = 29
+KEPT_ROWS_VIEWS = 30
+
+
+def stale_rows(screen: Widget) -> list[str]:
+    """The widgets under ``screen`` whose kept rows (what the terminal last got: a widget
+    repaints only the rows it marked changed) differ from the rows it draws afresh. The
+    countdown is left out: it follows the clock, not the view (``tests/tui/test_countdown.py``)."""
+    stale = []
+    for widget in screen.query("*"):
+        if not widget.display or not widget.size or isinstance(widget, Countdown):
+            continue
+        whole = widget.size.region
+        kept = widget.render_lines(whole)
+        widget.refresh()
+        fresh = widget.render_lines(whole)
+        if kept != fresh:
+            rows = [y for y, (a, b) in enumerate(zip(kept, fresh, strict=True)) if a != b]
+            stale.append(f"{widget.id or type(widget).__name__} rows {rows}")
+    return stale
+
+
+@pytest.mark.parametrize("name", registry.names())
+async def test_a_repaint_of_changed_rows_leaves_no_row_stale(name: str) -> None:
+    """Panels repaint only the rows whose line changed (``TextLines.repaint_changed``): after
+    each of a random game's views, every widget's kept rows are the rows drawn afresh."""
+    views = consecutive_views(name, KEPT_ROWS_VIEWS)
+    app = TableHarness(
+        views[0], presence=presence_of(views[0]["players"]), screen=screen_class(name)
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for step, view in enumerate(views[1:], start=1):
+            show(app, view)
+            await pilot.pause()
+            if app.screen is not app.table:
+                app.screen.dismiss(None)  # a reveal or the results: the table's rows are checked
+                await pilot.pause()
+            stale = stale_rows(app.table)
+            assert not stale, f"{name}, seed {KEPT_ROWS_SEED}, step {step}: stale {stale}"

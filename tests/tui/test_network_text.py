@@ -35,3 +35,14 @@ def test_views_and_events_are_cleaned_but_keep_their_line_breaks() -> None:
     assert cleaned["players"][1] == "Bea" and cleaned["players"][0].startswith("Evil")
     assert cleaned["explain"] == "Pile: 3\nTotal: 3"
     assert clean_data({"safe": ["text", 1, None]}) == {"safe": ["text", 1, None]}
+
+
+def test_safe_data_comes_back_as_the_very_object_and_unsafe_data_as_a_clean_copy() -> None:
+    safe = {"players": ["Ann", "Bea"], "scores": [1, 2.5], "over": False, "log": ["Ann plays"]}
+    assert clean_data(safe) is safe  # nothing built for a view with nothing to clean
+    deep = {"table": [{"name": "Ann"}, {EVIL: 1}], "seat": 0}
+    cleaned = clean_data(deep)
+    assert cleaned is not deep and "\x1b" not in str(cleaned)
+    assert cleaned["table"][0] is deep["table"][0]  # the clean parts are shared, not copied
+    assert EVIL in deep["table"][1]  # what was given is not changed
+    assert clean_data(("Ann", EVIL))[1] != EVIL  # a tuple comes back a clean list

@@ -25,6 +25,7 @@ from rich.segment import Segment
 from rich.text import Text
 from textual.content import Content
 from textual.css.scalar import Unit
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.style import Style
 from textual.widget import Widget
@@ -116,6 +117,40 @@ class TextLines(Widget):
             return lines[y]
         return Strip.blank(self.size.width, base.rich_style)
 
+    def repaint_changed(self, old: Text, new: Text) -> None:
+        """Repaint the rows where ``new`` differs from ``old`` (the text just replaced).
+
+        A whole-widget refresh throws away every row Textual has made for the widget and
+        asks the screen for the widget's whole box: a scoreboard whose one score changed
+        was fifteen rows styled again, and every widget beside it in that box drawn too.
+        Row for row is only right where the rows are the text's lines (the fast way's
+        text: no line wrapped, left and top aligned, no tab); otherwise, and before the
+        widget has been drawn the fast way, the whole widget is repainted."""
+        width, height = self.content_region.size
+        drawn_fast = self._lines is not None and self.text_selection is None
+        if not (self.fast_lines and self.is_mounted and drawn_fast and width):
+            self.refresh()
+            return
+        styles = self.styles
+        if styles.text_align not in ("left", "start") or tuple(styles.content_align) != (
+            "left",
+            "top",
+        ):
+            self.refresh()
+            return
+        before = old.split("\n", allow_blank=True)
+        after = new.split("\n", allow_blank=True)
+        if any(line.cell_len > width or "\t" in line.plain for line in (*before, *after)):
+            self.refresh()
+            return
+        changed = [
+            Region(0, y, width, 1)
+            for y in range(min(height, max(len(before), len(after))))
+            if y >= len(before) or y >= len(after) or _looks(before[y]) != _looks(after[y])
+        ]
+        if changed:
+            self.refresh(*changed)
+
     def _make_lines(self, base: Style) -> list[Strip] | None:
         """Every line of :meth:`render`'s text, or ``None`` when Textual must draw it."""
         text = self.render()
@@ -147,6 +182,11 @@ class TextLines(Widget):
                 strip = self._kept[key] = line_strip(line, base, y, console)
             lines.append(strip)
         return lines
+
+
+def _looks(line: Text) -> tuple[str, tuple[Any, ...], Any]:
+    """What a line draws (its text, spans and style): two lines alike draw the same row."""
+    return (line.plain, tuple(line.spans), line.style)
 
 
 def line_strip(line: Text, base: Style, y: int, console: Any) -> Strip:

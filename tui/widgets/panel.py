@@ -63,9 +63,12 @@ class Panel(TextLines):
             if height is not None and height.is_auto:
                 rows = self._rows(new)
                 reshaped = rows != self._rows() or rows < 0
-            self.text = new
+            old = self.text
+            self.set_reactive(Panel.text, new)
             if reshaped:
                 self.refresh(layout=True)
+            else:
+                self.repaint_changed(old, new)
 
     def _rows(self, text: Text | None = None) -> int:
         """How many rows ``text`` (else the shown text) takes (``-1``: one is wrapped)."""
