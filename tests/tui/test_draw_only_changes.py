@@ -22,6 +22,7 @@ from tests.contract import play, players_for
 from tests.tui.harness import TableHarness
 from tests.tui.test_random_views import SIZE, presence_of, show, watches
 from tui.games import screen_class
+from tui.widgets.log import GameLog
 from tui.widgets.timer import Countdown
 
 CHANGES: dict[str, tuple[str, str]] = {
@@ -122,12 +123,13 @@ def stale_rows(screen: Widget) -> list[str]:
     repaints only the rows it marked changed) differ from the rows it draws afresh. The
     countdown is left out: it follows the clock, not the view (``tests/tui/test_countdown.py``)."""
     stale = []
-    for widget in screen.query("*"):
+    bars = [log.vertical_scrollbar for log in screen.query(GameLog)]
+    for widget in [*screen.query("*"), *bars]:
         if not widget.display or not widget.size or isinstance(widget, Countdown):
             continue
         whole = widget.size.region
         kept = widget.render_lines(whole)
-        widget.refresh()
+        Widget.refresh(widget)  # Textual's whole repaint (the log's scroll bar has its own)
         fresh = widget.render_lines(whole)
         if kept != fresh:
             rows = [y for y, (a, b) in enumerate(zip(kept, fresh, strict=True)) if a != b]

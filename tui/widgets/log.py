@@ -45,6 +45,39 @@ class LogScrollBar(ScrollBar):
 
     _rows: list[Strip] | None = None
 
+    def refresh(
+        self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
+    ) -> Self:
+        """A move of the bar repaints the rows that changed: a line appended moves the bar
+        (its range grows, its position follows the end) and the thumb seldom crosses a
+        cell, but Textual repainted all of the bar's rows each time."""
+        rows = self._rows
+        if (
+            regions
+            or layout
+            or recompose
+            or not repaint
+            or not self.fast_lines
+            or not self.vertical
+            or rows is None
+            or not self.is_mounted
+        ):
+            return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+        new = self._make_rows()
+        if len(new) != len(rows) or any(
+            a.cell_length != b.cell_length for a, b in zip(new, rows, strict=False)
+        ):
+            return super().refresh()
+        self._rows = new
+        changed = [
+            Region(0, y, self.size.width, 1)
+            for y, (a, b) in enumerate(zip(rows, new, strict=True))
+            if a != b
+        ]
+        if changed:
+            super().refresh(*changed)
+        return self
+
     def render_line(self, y: int) -> Strip:
         if not self.fast_lines or not self.vertical:
             return super().render_line(y)
