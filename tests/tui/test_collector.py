@@ -41,9 +41,9 @@ async def test_a_table_settles_the_collector_once_its_first_view_is_drawn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     settled: list[Any] = []
+    app = TableHarness(None, waiting={"seats": [{"name": "Ann"}, {"name": None}], "seat": 0})
     monkeypatch.setattr(collector, "settle", lambda: settled.append(app.screen))
     first = catchy_view()
-    app = TableHarness(None, waiting={"seats": [{"name": "Ann"}, {"name": None}], "seat": 0})
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert settled == []  # the waiting room: no view yet

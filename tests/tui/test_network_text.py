@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from net.wire.text import clean_data
 from tui.screens.lobby import seats_text, table_row
 from tui.widgets.connection import seat_text
@@ -40,7 +42,7 @@ def test_views_and_events_are_cleaned_but_keep_their_line_breaks() -> None:
 def test_safe_data_comes_back_as_the_very_object_and_unsafe_data_as_a_clean_copy() -> None:
     safe = {"players": ["Ann", "Bea"], "scores": [1, 2.5], "over": False, "log": ["Ann plays"]}
     assert clean_data(safe) is safe  # nothing built for a view with nothing to clean
-    deep = {"table": [{"name": "Ann"}, {EVIL: 1}], "seat": 0}
+    deep: dict[str, Any] = {"table": [{"name": "Ann"}, {EVIL: 1}], "seat": 0}
     cleaned = clean_data(deep)
     assert cleaned is not deep and "\x1b" not in str(cleaned)
     assert cleaned["table"][0] is deep["table"][0]  # the clean parts are shared, not copied
