@@ -154,6 +154,8 @@ class RealtimeTable(TableScreen[V]):
 
     def _show_held(self) -> None:
         """The coach's panel says the game waits (and for which key) while a moment is held."""
+        if self.coach is None:
+            return  # no coach, no panel (a query of the whole screen at every view)
         for panel in self.query(CoachPanel):
             panel.waiting(self.held)
 

@@ -57,6 +57,8 @@ class TextLines(Widget):
         """This repaint's lines (``None``: Textual draws the widget)."""
         self._lines_for: tuple[object, ...] | None = None
         """The size and base style :attr:`_lines` were made for."""
+        self._splits: list[tuple[Text, list[Text]]] = []
+        """The last texts split into lines, newest first (:meth:`lines_of`)."""
 
     most_rows: ClassVar[int] = 0
     """Where this is more than 0, the widget is one row high, or as many rows as its text
@@ -72,7 +74,7 @@ class TextLines(Widget):
         text = self.render()
         if not isinstance(text, Text):
             return 0  # not text: Textual's to measure
-        lines = text.split("\n", allow_blank=True)
+        lines = self.lines_of(text)
         if all(line.cell_len <= width for line in lines):
             return len(lines)
         return len(text.wrap(self.app.console, width))
@@ -117,6 +119,18 @@ class TextLines(Widget):
             return lines[y]
         return Strip.blank(self.size.width, base.rich_style)
 
+    def lines_of(self, text: Text) -> list[Text]:
+        """``text``'s lines, kept for the last two texts split: a text is split when it is
+        shown (to compare it with the one before), again to draw it, and once more as the
+        old text when the next one comes; splitting was most of showing a panel's text.
+        (A text is never changed in place once shown: a panel compares texts to repaint.)"""
+        for kept, lines in self._splits:
+            if kept is text:
+                return lines
+        lines = list(text.split("\n", allow_blank=True))
+        self._splits = [(text, lines), *self._splits[:1]]
+        return lines
+
     def repaint_changed(self, old: Text, new: Text) -> None:
         """Repaint the rows where ``new`` differs from ``old`` (the text just replaced).
 
@@ -138,8 +152,8 @@ class TextLines(Widget):
         ):
             self.refresh()
             return
-        before = old.split("\n", allow_blank=True)
-        after = new.split("\n", allow_blank=True)
+        before = self.lines_of(old)
+        after = self.lines_of(new)
         if any(line.cell_len > width or "\t" in line.plain for line in (*before, *after)):
             self.refresh()
             return
@@ -171,7 +185,7 @@ class TextLines(Widget):
             self._kept.clear()
         lines: list[Strip] = []
         console = self.app.console
-        for y, line in enumerate(text.split("\n", allow_blank=True)):
+        for y, line in enumerate(self.lines_of(text)):
             if y >= height:
                 break
             if line.cell_len > width:

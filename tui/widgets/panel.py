@@ -72,7 +72,7 @@ class Panel(TextLines):
 
     def _rows(self, text: Text | None = None) -> int:
         """How many rows ``text`` (else the shown text) takes (``-1``: one is wrapped)."""
-        lines = (self.text if text is None else text).split("\n", allow_blank=True)
+        lines = self.lines_of(self.text if text is None else text)
         width = self.content_region.width
         if any(line.cell_len > width for line in lines):
             return -1  # wraps: its height is Textual's to find
