@@ -28,6 +28,14 @@ MAX_UNANSWERED_FAST = 3
 """After this many pings in a row without an answer, a connection is pinged at the steady
 pace only (a client that never answers is not pinged five times a second forever)."""
 
+LOBBY_PING_INTERVAL_NS = 5 * PING_INTERVAL_NS
+"""The pace of pings to a connection at no table, once its estimate is ready: only a
+real-time table's arbiter reads the estimate, and a lobby's connection pinged every
+second woke its player's process and the host for nothing (an SSH or browser player's
+process runs on the host's machine). The estimate stays ready (a sample every 5 s in
+its 30 s window), and a connection that sits down is back at the steady pace from its
+next ping."""
+
 PINGS_KEPT = 8
 """Pings remembered awaiting their pong (older ones are forgotten: their pong is ignored)."""
 
@@ -79,6 +87,7 @@ class Session:
         self._ping_ids = itertools.count(1)
         self._pings: dict[int, int] = {}
         self._unanswered = 0
+        self._last_ping_ns: int | None = None
 
     @property
     def state(self) -> SessionState:
@@ -114,10 +123,13 @@ class Session:
         return self.protocol.encode(message, shape_tested=shape_tested)
 
     def next_ping_ns(self, now_ns: int) -> int:
-        """When this connection is due a ping: the clock estimate's pace, slowed if unanswered."""
+        """When this connection is due a ping: the clock estimate's pace, slowed if unanswered,
+        and slower at no table (:data:`LOBBY_PING_INTERVAL_NS`)."""
         due = self.clock.next_ping_ns(now_ns)
         if self._unanswered >= MAX_UNANSWERED_FAST and self._pings:
             due = max(due, max(self._pings.values()) + PING_INTERVAL_NS)
+        if self.runner is None and self.clock.ready and self._last_ping_ns is not None:
+            due = max(due, self._last_ping_ns + LOBBY_PING_INTERVAL_NS)
         return due
 
     def ping(self, now_ns: int) -> None:
@@ -126,6 +138,7 @@ class Session:
         if len(self._pings) > PINGS_KEPT:
             self._pings.pop(min(self._pings))
         self._unanswered += 1
+        self._last_ping_ns = now_ns
         self.clock.note_ping_sent(now_ns)
         self.send(Ping(id=ping_id, t=now_ns))
 
