@@ -266,17 +266,23 @@ class GameLog(RichLog):
         first = self.scroll_offset.y - top  # the line shown at row y is first + y
         count = len(self.lines)
         finished = self._finished
-        strips: list[Strip] = []
+        kept: dict[int, Strip] = {}  # row -> finished strip
         for y in crop.line_range:
             line = first + y
             if top <= y < top + height and 0 <= line < count:
-                key = line + self._start_line
-                strip = finished.get(key)
-                if strip is None:
-                    strip = finished[key] = super().render_lines(Region(0, y, width, 1))[0]
-            else:
-                strip = super().render_lines(Region(0, y, width, 1))[0]
-            strips.append(strip)
+                strip = finished.get(line + self._start_line)
+                if strip is not None:
+                    kept[y] = strip
+        missing = [y for y in crop.line_range if y not in kept]
+        if missing:  # Textual's rows, in one call from the first missing row to the last
+            start = missing[0]
+            made = super().render_lines(Region(0, start, width, missing[-1] - start + 1))
+            for y in missing:
+                strip = kept[y] = made[y - start]
+                line = first + y
+                if top <= y < top + height and 0 <= line < count:
+                    finished[line + self._start_line] = strip
+        strips = [kept[y] for y in crop.line_range]
         if len(finished) > 4 * self.MAX_ROWS:
             finished.clear()  # lines long gone (the log keeps MAX_ROWS)
         x1, x2 = crop.column_span
