@@ -5,6 +5,10 @@ view with one field changed that only one panel shows (the deck or letters left 
 title, Catchy!'s scores on the scoreboard). Every ``refresh`` made while the screen takes
 that view is counted per widget: only the expected widget repaints, and nothing asks for
 a new layout of the screen. The same view again repaints nothing at all.
+
+A widget repaints only the rows that changed (a panel's lines, the log's scroll bar), so a
+row it failed to mark would stay stale on the terminal: after each of a random game's
+consecutive views, every widget's kept rows must be the rows a whole repaint makes.
 """
 
 from __future__ import annotations
@@ -106,16 +110,17 @@ async def test_a_view_changing_one_part_repaints_only_that_part(
         assert app.table.query_one(f"#{widget_id}").display
 
 
+KEPT_ROWS_SEED = 29
+KEPT_ROWS_VIEWS = 30
+"""The random game whose consecutive views the stale-rows test draws, and how many."""
+
+
 def consecutive_views(name: str, count: int) -> list[dict[str, Any]]:
     """Seat 0's views of a seeded random game, step after step (at most ``count``)."""
     game = registry.get(name)
     players = max(game.min_players, min(game.max_players, 4))
     playout = play(game, players_for(players), KEPT_ROWS_SEED, max_steps=400)
     return [game.view(state, 0) for state, _ in playout.states()][:count]
-
-
-KEPT_ROWS_SEED = 29
-KEPT_ROWS_VIEWS = 30
 
 
 def stale_rows(screen: Widget) -> list[str]:
