@@ -111,7 +111,7 @@ async def test_a_view_changing_one_part_repaints_only_that_part(
 
 
 KEPT_ROWS_SEED = 29
-KEPT_ROWS_VIEWS = 30
+KEPT_ROWS_VIEWS = 20
 """The random game whose consecutive views the stale-rows test draws, and how many."""
 
 
