@@ -14,7 +14,8 @@ here a line only moves the scroll range and the view to the end, at once.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, ClassVar, Self
 
 from rich.color import Color
@@ -44,6 +45,22 @@ class LogScrollBar(ScrollBar):
     """Whether the rows are made here (else by Textual: tests compare both)."""
 
     _rows: list[Strip] | None = None
+    _held = 0
+    _asked = False
+
+    @contextmanager
+    def held(self) -> Iterator[None]:
+        """Repaints asked for inside are one, when the block ends: a line appended moves
+        the bar three times (its range, the window, the position to the end), and a view
+        appends several lines; each move made the bar's rows again to compare them."""
+        self._held += 1
+        try:
+            yield
+        finally:
+            self._held -= 1
+            if not self._held and self._asked:
+                self._asked = False
+                self.refresh()
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
@@ -51,6 +68,9 @@ class LogScrollBar(ScrollBar):
         """A move of the bar repaints the rows that changed: a line appended moves the bar
         (its range grows, its position follows the end) and the thumb seldom crosses a
         cell, but Textual repainted all of the bar's rows each time."""
+        if self._held and repaint and not (regions or layout or recompose):
+            self._asked = True
+            return self
         rows = self._rows
         if (
             regions
@@ -168,16 +188,22 @@ class GameLog(RichLog):
             # min_width, ten columns, and showing the log again at its old size is no
             # change of width to wrap again at. The width it had is the one it comes back at.
             width = self._wrapped_at or None
-        self._appending = True
-        try:
-            super().write(content, width, expand, shrink, scroll_end=False)
-        finally:
-            self._appending = False
-        if self._size_known:
-            self._scroll_update(self.virtual_size)  # the scroll bar's range
-            if self.auto_scroll if scroll_end is None else scroll_end:
-                self.scroll_to_end()
+        with self._bar_held():
+            self._appending = True
+            try:
+                super().write(content, width, expand, shrink, scroll_end=False)
+            finally:
+                self._appending = False
+            if self._size_known:
+                self._scroll_update(self.virtual_size)  # the scroll bar's range
+                if self.auto_scroll if scroll_end is None else scroll_end:
+                    self.scroll_to_end()
         return self
+
+    def _bar_held(self) -> AbstractContextManager[None]:
+        """The scroll bar's repaints held to one (:meth:`LogScrollBar.held`), if it has one."""
+        bar = self._vertical_scrollbar
+        return bar.held() if isinstance(bar, LogScrollBar) else nullcontext()
 
     def refresh(
         self, *regions: Region, repaint: bool = True, layout: bool = False, recompose: bool = False
@@ -337,7 +363,8 @@ class GameLog(RichLog):
             self.clear()
             extra = list(lines)
             self._shown = []
-        for line in extra:
-            self.write(line)
+        with self._bar_held():
+            for line in extra:
+                self.write(line)
         if extra:
             self._shown = (self._shown + extra)[-200:]
