@@ -87,7 +87,6 @@ class Session:
         self._ping_ids = itertools.count(1)
         self._pings: dict[int, int] = {}
         self._unanswered = 0
-        self._last_ping_ns: int | None = None
 
     @property
     def state(self) -> SessionState:
@@ -128,8 +127,9 @@ class Session:
         due = self.clock.next_ping_ns(now_ns)
         if self._unanswered >= MAX_UNANSWERED_FAST and self._pings:
             due = max(due, max(self._pings.values()) + PING_INTERVAL_NS)
-        if self.runner is None and self.clock.ready and self._last_ping_ns is not None:
-            due = max(due, self._last_ping_ns + LOBBY_PING_INTERVAL_NS)
+        last = self.clock.last_ping_sent_ns
+        if self.runner is None and self.clock.ready and last is not None:
+            due = max(due, last + LOBBY_PING_INTERVAL_NS)
         return due
 
     def ping(self, now_ns: int) -> None:
@@ -138,7 +138,6 @@ class Session:
         if len(self._pings) > PINGS_KEPT:
             self._pings.pop(min(self._pings))
         self._unanswered += 1
-        self._last_ping_ns = now_ns
         self.clock.note_ping_sent(now_ns)
         self.send(Ping(id=ping_id, t=now_ns))
 

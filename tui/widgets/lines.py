@@ -142,14 +142,8 @@ class TextLines(Widget):
         widget has been drawn the fast way, the whole widget is repainted."""
         width, height = self.content_region.size
         drawn_fast = self._lines is not None and self.text_selection is None
-        if not (self.fast_lines and self.is_mounted and drawn_fast and width):
-            self.refresh()
-            return
-        styles = self.styles
-        if styles.text_align not in ("left", "start") or tuple(styles.content_align) != (
-            "left",
-            "top",
-        ):
+        fast = self.fast_lines and self.is_mounted and drawn_fast and width
+        if not fast or not self._aligned_top_left():
             self.refresh()
             return
         before = self.lines_of(old)
@@ -165,17 +159,21 @@ class TextLines(Widget):
         if changed:
             self.refresh(*changed)
 
+    def _aligned_top_left(self) -> bool:
+        """Whether the text sits left and top, where row ``y`` is the text's line ``y``."""
+        styles = self.styles
+        return styles.text_align in ("left", "start") and tuple(styles.content_align) == (
+            "left",
+            "top",
+        )
+
     def _make_lines(self, base: Style) -> list[Strip] | None:
         """Every line of :meth:`render`'s text, or ``None`` when Textual must draw it."""
         text = self.render()
         width, height = self.size
         if not isinstance(text, Text) or not width or "\t" in text.plain:
             return None
-        styles = self.styles
-        if styles.text_align not in ("left", "start") or tuple(styles.content_align) != (
-            "left",
-            "top",
-        ):
+        if not self._aligned_top_left():
             return None
         theme = self.app.ansi_theme
         if self._kept_for is None or self._kept_for != (base, theme):

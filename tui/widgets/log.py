@@ -281,33 +281,31 @@ class GameLog(RichLog):
             self._widest_line_width,
             self.styles._cache_key,
             self.background_colors,
-            self.rich_style,
+            self._row_style(),
             tuple(self.get_line_filters()),
         )
         if look != self._look:
             self._finished.clear()
             self._look = look
         top = self.styles.gutter.top
-        height = self.scrollable_content_region.height
+        bottom = top + self.scrollable_content_region.height
         first = self.scroll_offset.y - top  # the line shown at row y is first + y
         count = len(self.lines)
+        lines = {  # row -> the number of the line it shows (rows showing one)
+            y: first + y + self._start_line
+            for y in crop.line_range
+            if top <= y < bottom and 0 <= first + y < count
+        }
         finished = self._finished
-        kept: dict[int, Strip] = {}  # row -> finished strip
-        for y in crop.line_range:
-            line = first + y
-            if top <= y < top + height and 0 <= line < count:
-                strip = finished.get(line + self._start_line)
-                if strip is not None:
-                    kept[y] = strip
+        kept = {y: finished[line] for y, line in lines.items() if line in finished}
         missing = [y for y in crop.line_range if y not in kept]
         if missing:  # Textual's rows, in one call from the first missing row to the last
             start = missing[0]
             made = super().render_lines(Region(0, start, width, missing[-1] - start + 1))
             for y in missing:
-                strip = kept[y] = made[y - start]
-                line = first + y
-                if top <= y < top + height and 0 <= line < count:
-                    finished[line + self._start_line] = strip
+                kept[y] = made[y - start]
+                if y in lines:
+                    finished[lines[y]] = kept[y]
         strips = [kept[y] for y in crop.line_range]
         if len(finished) > 4 * self.MAX_ROWS:
             finished.clear()  # lines long gone (the log keeps MAX_ROWS)
