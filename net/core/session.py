@@ -28,14 +28,6 @@ MAX_UNANSWERED_FAST = 3
 """After this many pings in a row without an answer, a connection is pinged at the steady
 pace only (a client that never answers is not pinged five times a second forever)."""
 
-LOBBY_PING_INTERVAL_NS = 5 * PING_INTERVAL_NS
-"""The pace of pings to a connection at no table, once its estimate is ready: only a
-real-time table's arbiter reads the estimate, and a lobby's connection pinged every
-second woke its player's process and the host for nothing (an SSH or browser player's
-process runs on the host's machine). The estimate stays ready (a sample every 5 s in
-its 30 s window), and a connection that sits down is back at the steady pace from its
-next ping."""
-
 PINGS_KEPT = 8
 """Pings remembered awaiting their pong (older ones are forgotten: their pong is ignored)."""
 
@@ -122,14 +114,10 @@ class Session:
         return self.protocol.encode(message, shape_tested=shape_tested)
 
     def next_ping_ns(self, now_ns: int) -> int:
-        """When this connection is due a ping: the clock estimate's pace, slowed if unanswered,
-        and slower at no table (:data:`LOBBY_PING_INTERVAL_NS`)."""
+        """When this connection is due a ping: the clock estimate's pace, slowed if unanswered."""
         due = self.clock.next_ping_ns(now_ns)
         if self._unanswered >= MAX_UNANSWERED_FAST and self._pings:
             due = max(due, max(self._pings.values()) + PING_INTERVAL_NS)
-        last = self.clock.last_ping_sent_ns
-        if self.runner is None and self.clock.ready and last is not None:
-            due = max(due, last + LOBBY_PING_INTERVAL_NS)
         return due
 
     def ping(self, now_ns: int) -> None:

@@ -75,30 +75,12 @@ def test_a_client_that_stops_answering_pings_is_dropped_after_the_idle_deadline(
     assert ann.of_type("welcome")
     driver.run_for(120)  # answering: still here however long it is quiet
     assert not ann.gone() and ann.of_type("ping")
-    ann.answers_pings = False  # its last pong came up to a lobby's ping interval (5 s) ago
-    driver.run_for(54)
+    ann.answers_pings = False
+    driver.run_for(59)
     assert not ann.gone()
-    driver.run_for(36)
+    driver.run_for(30)
     assert ann.gone() and ann.last("error")["code"] == "idle_timeout"
     assert not driver.core.connections
-
-
-def test_a_connection_at_no_table_is_pinged_every_five_seconds_and_a_seated_one_every_second() -> (
-    None
-):
-    """Pings measure the round trip the real-time arbiter reads; a lobby's connection (an
-    SSH or browser player idle on the host's own machine) is pinged at the lobby's pace."""
-    driver = CoreDriver(bot_delay_s=3600.0)
-    runner = driver.core.create_table("catchy", bots=1, now_ns=driver.now_ns)
-    ann, bea = driver.connect("Ann"), driver.connect("Bea")
-    driver.run_for(5)  # both estimates are ready (three quick pings each)
-    assert driver.core.connections[ann.conn].clock.ready
-    driver.send(ann, Join(table=runner.table.id, role="player"))
-    driver.run_for(6)  # Ann's next ping may still come at the lobby's pace
-    seated, idle = len(ann.of_type("ping")), len(bea.of_type("ping"))
-    driver.run_for(60)
-    assert 55 <= len(ann.of_type("ping")) - seated <= 61
-    assert 11 <= len(bea.of_type("ping")) - idle <= 13
 
 
 def test_a_connection_over_the_per_address_budget_is_refused_and_closed() -> None:
