@@ -11,9 +11,10 @@ task is cancelled first, given :data:`TEARDOWN_S`, and named with where it is st
 from __future__ import annotations
 
 import asyncio
+import gc
 import inspect
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
@@ -82,3 +83,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         names = getattr(item, "fixturenames", None)
         if inspect.iscoroutinefunction(function) and names is not None:
             names.insert(0, BOUNDED_TEARDOWN)
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """After each test (its fixtures torn down too), collect what it left and freeze the
+    rest out of the cycle collector's way (:func:`gc.freeze`).
+
+    Why: a worker holds half a million objects once warm (every module, the engines'
+    word lists, Textual's process-wide caches of strips), and each test's app makes
+    enough survivors that nearly every test triggered a full collection walking all of
+    them, 200-300 ms each. Measured on two of the suite's heaviest files: the cycle
+    collector took 14-16 s of 36 s of CPU; with this, 3 s of 22 s, peak memory the same
+    (169 MiB). A collection here walks only what the finished test made. Its garbage
+    goes first, so nothing of a test is frozen but what outlives it anyway.
+    """
+    del item, nextitem
+    yield
+    gc.collect()
+    gc.freeze()
