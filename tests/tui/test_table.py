@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
 from tests.tui.harness import TableHarness, catchy_view
 from tui.games.catchy.screen import DIMMED_NOTE, CourseTrack, face
 from tui.screens.rules import RulesScreen
@@ -108,6 +112,33 @@ async def test_r_opens_the_rules_with_the_assumptions() -> None:
         await pilot.press("escape")
         shown: object = app.screen  # not the RulesScreen it was narrowed to above
         assert shown is app.table
+
+
+async def test_the_rules_page_is_made_once_and_shown_again_on_every_r(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Composing the page (its Markdown parsed and styled) is what ``r`` costs: a second
+    look shows the same screen, kept installed, not one made again (issue 35)."""
+    composed: list[RulesScreen] = []
+    compose = RulesScreen.compose
+
+    def counted(screen: RulesScreen) -> Any:
+        composed.append(screen)
+        return compose(screen)
+
+    monkeypatch.setattr(RulesScreen, "compose", counted)
+    app = TableHarness(catchy_view(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        seen: list[object] = []
+        for _ in range(3):
+            await pilot.press("r")
+            rules = app.screen
+            assert isinstance(rules, RulesScreen) and "colourless 3" in rules.page
+            seen.append(rules)
+            await pilot.press("r")
+            assert app.screen is app.table
+        assert seen[0] is seen[1] is seen[2]
+        assert len(composed) == 1
 
 
 def test_cards_read_without_colour() -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
@@ -54,3 +55,19 @@ class RulesScreen(Screen[None]):
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#rules", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+
+def show_rules(app: App[Any], title: str, rules: str, assumptions: Sequence[str] = ()) -> None:
+    """Open the rules page on top of the screen.
+
+    Why installed: composing the page is most of what ``r`` costs (its Markdown is parsed
+    and every block styled, tens of ms); a popped screen that is not installed is thrown
+    away, so a player who looks at the rules again and again (or an SSH or web player
+    whose screen runs on the host's box) paid it every time. One page is kept per text,
+    a handful of small screens for the app's life, and comes back where it was scrolled.
+    """
+    page = rules_markdown(title, rules, assumptions)
+    name = "rules-" + hashlib.blake2b(page.encode(), digest_size=8).hexdigest()
+    if not app.is_screen_installed(name):
+        app.install_screen(RulesScreen(title, rules, assumptions), name)
+    app.push_screen(name)

@@ -897,6 +897,6 @@ class TableScreen(Screen[None], Generic[V]):
         show_keys(self)
 
     def action_rules(self) -> None:
-        from tui.screens.rules import RulesScreen
+        from tui.screens.rules import show_rules
 
-        self.app.push_screen(RulesScreen(self.game_title, self.rules_text, self.assumptions))
+        show_rules(self.app, self.game_title, self.rules_text, self.assumptions)
