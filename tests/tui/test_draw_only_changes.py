@@ -9,6 +9,9 @@ a new layout of the screen. The same view again repaints nothing at all.
 A widget repaints only the rows that changed (a panel's lines, the log's scroll bar), so a
 row it failed to mark would stay stale on the terminal: after each of a random game's
 consecutive views, every widget's kept rows must be the rows a whole repaint makes.
+
+The prompt keeps the rows it grew to, so a prompt or refusal of another length lays
+nothing out again.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from tests.tui.harness import TableHarness
 from tests.tui.test_random_views import SIZE, presence_of, show, watches
 from tui.games import screen_class
 from tui.widgets.log import GameLog
+from tui.widgets.prompt import PromptLine
 from tui.widgets.timer import Countdown
 
 CHANGES: dict[str, tuple[str, str]] = {
@@ -160,3 +164,39 @@ async def test_a_repaint_of_changed_rows_leaves_no_row_stale(name: str) -> None:
                 await pilot.pause()
             stale = stale_rows(app.table)
             assert not stale, f"{name}, seed {KEPT_ROWS_SEED}, step {step}: stale {stale}"
+
+
+async def test_a_prompt_keeps_its_rows_so_a_refusal_lays_nothing_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A prompt that needs two rows, then a refusal or a prompt of one, keeps its two rows:
+    the screen is laid out once, not every time the prompt's length changes (Black Cat's
+    grab prompt and "too late" laid it out twice a card). A new width fits it again."""
+    view = mid_game("blackcat")
+    app = TableHarness(view, presence=presence_of(view["players"]), screen=screen_class("blackcat"))
+    refreshes = Refreshes()
+    refreshes.counted(monkeypatch)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        prompt = app.table.query_one(PromptLine)
+        long = "Grab the card into pile 1, 2 or 3 with its key, " * 2
+        prompt.prompt(long)
+        await pilot.pause()
+        assert prompt.size.height == 2
+        for _ in refreshes.during():
+            for _round in range(3):
+                prompt.refuse("Too late")
+                await pilot.pause()
+                prompt.prompt("Wait")
+                await pilot.pause()
+                prompt.prompt(long)
+                await pilot.pause()
+        assert prompt.size.height == 2
+        assert not refreshes.layouts, f"laid out again for {dict(refreshes.layouts)}"
+        prompt.prompt("Wait")
+        await pilot.resize_terminal(120, 24)
+        await pilot.pause()
+        assert prompt.size.height == 1  # a new width: the rows its text needs there
+        prompt.prompt(long)
+        await pilot.pause()
+        assert prompt.size.height == 1  # one row holds it at 120 columns

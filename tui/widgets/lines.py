@@ -59,11 +59,17 @@ class TextLines(Widget):
         """The size and base style :attr:`_lines` were made for."""
         self._splits: list[tuple[Text, list[Text]]] = []
         """The last texts split into lines, newest first (:meth:`lines_of`)."""
+        self._fitted_width = 0
+        """The width :meth:`fit_rows` last fitted the rows to."""
 
     most_rows: ClassVar[int] = 0
     """Where this is more than 0, the widget is one row high, or as many rows as its text
     needs at its width, up to this many (:meth:`fit_rows`): a prompt that wraps on a phone
     gets its second row rather than being cut."""
+
+    rows_only_grow: ClassVar[bool] = False
+    """Where true, :meth:`fit_rows` never takes a row back while the width stays the same:
+    a text of one row after one of two keeps two rows (the second blank)."""
 
     def rows_needed(self) -> int:
         """The rows :meth:`render`'s text takes at this widget's width, wrapped (0: not laid
@@ -93,7 +99,13 @@ class TextLines(Widget):
         if rows <= 0:
             return
         height = self.styles.height
-        if height is None or height.unit != Unit.CELLS or height.value != rows:
+        in_cells = height is not None and height.unit == Unit.CELLS
+        width = self.content_region.width
+        if self.rows_only_grow and in_cells and width == self._fitted_width:
+            assert height is not None
+            rows = max(rows, int(height.value))
+        self._fitted_width = width
+        if not in_cells or height is None or height.value != rows:
             self.styles.height = rows
 
     def on_resize(self) -> None:
