@@ -1,4 +1,10 @@
-"""The rules screen: a game's rules in short, then the assumptions this Clowder makes."""
+"""The rules screen: a game's rules in short, then the assumptions this Clowder makes.
+
+The page is Markdown drawn by Rich into one widget, not Textual's ``Markdown`` widget: that
+one makes a widget for every paragraph, list item and inline run (about 460 for Kitten
+Me!'s page), and Textual styles each anew whenever the screen is shown, 100-200 ms of an
+SSH or web player's session on the host's box for each look at the rules.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +12,12 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.markdown import Markdown
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Markdown
+from textual.widgets import Static
 
 from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.widgets.footer import TableFooter
@@ -44,7 +51,7 @@ class RulesScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="rules"):
-            yield Markdown(self.page)
+            yield Static(Markdown(self.page, hyperlinks=False), id="rules-page")
         yield TableFooter()
 
     def on_mount(self) -> None:
