@@ -495,7 +495,7 @@ class TableScreen(Screen[None], Generic[V]):
         self._drawn_for = self._laid_out_width()
         if not self._settled:  # the deal, or a real-time start countdown: nobody waits on it
             self._settled = True
-            self.after_refresh(collector.settle)
+            self.after_refresh(self._first_view_drawn)
         if self.paused:  # over the game's own prompt, for as long as the hold lasts
             self.query_one(PromptLine).refuse(self.paused)
         self._coach_view(view)
@@ -895,6 +895,18 @@ class TableScreen(Screen[None], Generic[V]):
 
     def action_show_keys(self) -> None:
         show_keys(self)
+
+    def _first_view_drawn(self) -> None:
+        """What is best done while nobody waits on the screen (the deal, a start countdown).
+
+        The rules page's module is imported here rather than at the first ``r``: it brings
+        Rich's Markdown and its parser (25 ms on a quiet machine; at 16 SSH and web players
+        on a 2-core box, the first ``r`` of each Kitten Me! player took 220-320 ms, every
+        later one 5-13 ms). Then the cycle collector settles (:mod:`tui.collector`), with
+        the import's objects frozen too."""
+        import tui.screens.rules  # noqa: F401  (imported for its cost, not a name)
+
+        collector.settle()
 
     def action_rules(self) -> None:
         from tui.screens.rules import show_rules
