@@ -32,6 +32,22 @@ from textual.widgets import RichLog
 from tui.log_window import new_lines
 
 
+def runs(rows: Sequence[int]) -> Iterator[tuple[int, int]]:
+    """``rows`` (ascending) as runs of consecutive rows, each ``(first, past the last)``:
+    ``[0, 14]`` is two runs, not the fifteen rows between (a log's top border and its
+    newest line were drawn as every row of the log)."""
+    start = end = None
+    for row in rows:
+        if end is not None and row == end:
+            end += 1
+            continue
+        if start is not None and end is not None:
+            yield start, end
+        start, end = row, row + 1
+    if start is not None and end is not None:
+        yield start, end
+
+
 class LogScrollBar(ScrollBar):
     """The log's scroll bar, its rows made straight from the bar's segments.
 
@@ -299,10 +315,9 @@ class GameLog(RichLog):
         finished = self._finished
         kept = {y: finished[line] for y, line in lines.items() if line in finished}
         missing = [y for y in crop.line_range if y not in kept]
-        if missing:  # Textual's rows, in one call from the first missing row to the last
-            start = missing[0]
-            made = super().render_lines(Region(0, start, width, missing[-1] - start + 1))
-            for y in missing:
+        for start, end in runs(missing):  # Textual's rows, a call for each run of them
+            made = super().render_lines(Region(0, start, width, end - start))
+            for y in range(start, end):
                 kept[y] = made[y - start]
                 if y in lines:
                     finished[lines[y]] = kept[y]
