@@ -21,6 +21,7 @@ from engine import registry
 from tests.tui.harness import TableHarness
 from tests.tui.test_random_views import SIZE, presence_of, show, watches
 from tui.games import screen_class
+from tui.widgets.footer import TableFooter
 from tui.widgets.lines import TextLines
 from tui.widgets.log import GameLog, LogScrollBar
 
@@ -82,3 +83,27 @@ def finished_both_ways(log: GameLog) -> bool:
     textual = [log.render_lines(crop) for crop in crops]
     log.fast_lines = True
     return own == textual
+
+
+async def test_the_footer_s_kept_keys_follow_a_new_theme_and_a_dimmed_key() -> None:
+    """The footer keeps each key as drawn (:class:`tui.widgets.footer.TableFooter`): a theme
+    changed, or a key dimmed, draws it again, as Textual would."""
+    watch = next(watch for watch in watches("catchy") if watch.seat == 0)
+    first = watch.views[len(watch.views) // 2][1]
+    app = TableHarness(first, presence=presence_of(first["players"]), screen=screen_class("catchy"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        footer = app.screen.query_one(TableFooter)
+        own, textual, taken = both_ways(footer)
+        assert taken and own == textual
+        before = own
+        app.theme = "textual-light" if app.theme != "textual-light" else "nord"
+        await pilot.pause()
+        own, textual, taken = both_ways(footer)
+        assert taken and own == textual and own != before
+        key = footer.drawn[0]
+        key._disabled = True
+        key.set_class(True, "-disabled")
+        await pilot.pause()
+        dimmed, textual, taken = both_ways(footer)
+        assert taken and dimmed == textual and dimmed != own

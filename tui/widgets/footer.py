@@ -35,6 +35,9 @@ from tui.widgets.lines import TextLines, line_strip
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+MAX_KEY_STRIPS = 128
+"""Keys drawn that a footer keeps; more and it starts afresh (a table offers a dozen)."""
+
 KeySpec = tuple[str, str, str, str, bool, str]
 """One key as the footer shows it: key, its display, description, action, dimmed, tooltip."""
 
@@ -55,6 +58,10 @@ class TableFooter(Footer, TextLines):
         """The keys on the line now (``None``: none drawn yet)."""
         self._spans: list[tuple[int, int, FooterKey]] = []
         """Where each key is on the line: (first cell, cell after its last, its widget)."""
+        self._key_strips: dict[tuple[object, ...], Strip] = {}
+        """Each key as drawn, by what it shows, its styles' state and the footer's style: a
+        view that changes the keys offered draws the line again, and making each key's
+        text was most of it (half a millisecond a Catchy! footer)."""
 
     def compose(self) -> Any:
         """No keys at first: :meth:`bindings_changed` mounts them (hidden) as needed."""
@@ -134,8 +141,14 @@ class TableFooter(Footer, TextLines):
         segments: list[Segment] = []
         spans: list[tuple[int, int, FooterKey]] = []
         x = 0
+        strips = self._key_strips
+        if len(strips) > MAX_KEY_STRIPS:
+            strips.clear()
         for key in self._drawn_keys():
-            drawn = line_strip(key.render(), base, 0, console)
+            look = (x, _spec(key), key.compact, base, *_styles_state(key))
+            drawn = strips.get(look)
+            if drawn is None:
+                drawn = strips[look] = line_strip(key.render(), base, 0, console, x)
             if x + drawn.cell_length > width:
                 break
             segments.extend(drawn)
@@ -183,6 +196,16 @@ class TableFooter(Footer, TextLines):
 def _spec(key: FooterKey) -> KeySpec:
     tooltip = key.tooltip if isinstance(key.tooltip, str) else ""
     return (key.key, key.key_display, key.description, key.action, key._disabled, tooltip)
+
+
+def _styles_state(key: FooterKey) -> tuple[int, ...]:
+    """What changes whenever ``key``'s looks may (its own styles and its parts': a class, a
+    theme)."""
+    return (
+        key.styles._cache_key,
+        key.get_component_styles("footer-key--key")._cache_key,
+        key.get_component_styles("footer-key--description")._cache_key,
+    )
 
 
 def _respec(key: FooterKey, spec: KeySpec) -> None:

@@ -213,12 +213,12 @@ def _looks(line: Text) -> tuple[str, tuple[Any, ...], Any]:
     return (line.plain, tuple(line.spans), line.style)
 
 
-def line_strip(line: Text, base: Style, y: int, console: Any) -> Strip:
+def line_strip(line: Text, base: Style, y: int, console: Any, x: int = 0) -> Strip:
     """One line as Textual's text path draws it (``_FormattedLine.to_strip``, left aligned):
-    each piece's style over the widget's, with its offset for text selection."""
+    each piece's style over the widget's, with its offset for text selection (``x``: the
+    cell the line starts at, where it is a piece of a row)."""
     content = Content.from_rich_text(line, console=console)
     segments: list[Segment] = []
-    x = 0
     for part, style in content.render(base, end=""):
         segments.append(Segment(part, (base + style).rich_style_with_offset(x, y)))
         x += len(part)
