@@ -17,7 +17,7 @@ from engine import registry
 from tests.tui.harness import TableHarness
 from tui.games import screen_class
 from tui.log_window import new_lines
-from tui.widgets.log import GameLog
+from tui.widgets.log import GameLog, runs
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -184,3 +184,10 @@ async def test_a_table_log_written_behind_its_waiting_room_reads_as_any_other(
 ) -> None:
     covered = await table_log_rows(name, size, covered=True)
     assert covered == await table_log_rows(name, size, covered=False)
+
+
+def test_rows_the_log_lacks_are_asked_for_run_by_run() -> None:
+    """A top border and the newest row are two rows to make, not the log's whole height."""
+    assert list(runs([0, 14])) == [(0, 1), (14, 15)]
+    assert list(runs([3, 4, 5, 9, 10, 12])) == [(3, 6), (9, 11), (12, 13)]
+    assert list(runs([])) == []
