@@ -69,6 +69,7 @@ from tui.coach import Coach
 from tui.games.kitten.coach import expected
 from tui.keygate import SeenFirst
 from tui.screens.table import TableScreen
+from tui.widgets.footer import TableFooter
 from tui.widgets.log import GameLog
 from tui.widgets.look import PLAIN, Look
 from tui.widgets.panel import Panel, fitting
@@ -543,7 +544,7 @@ class RevealScreen(SeenFirst, ModalScreen[None]):
             with VerticalScroll(id="reveal-scroll"):
                 yield Static(self.body, id="reveal-body")
             yield Static("any key: back to the table", id="reveal-hint")
-        yield Footer()
+        yield TableFooter()
 
     def on_mount(self) -> None:
         self.opened = time.monotonic()
