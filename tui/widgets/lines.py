@@ -99,13 +99,12 @@ class TextLines(Widget):
         if rows <= 0:
             return
         height = self.styles.height
-        in_cells = height is not None and height.unit == Unit.CELLS
+        now = int(height.value) if height is not None and height.unit == Unit.CELLS else None
         width = self.content_region.width
-        if self.rows_only_grow and in_cells and width == self._fitted_width:
-            assert height is not None
-            rows = max(rows, int(height.value))
+        if self.rows_only_grow and now is not None and width == self._fitted_width:
+            rows = max(rows, now)
         self._fitted_width = width
-        if not in_cells or height is None or height.value != rows:
+        if rows != now:
             self.styles.height = rows
 
     def on_resize(self) -> None:

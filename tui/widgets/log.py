@@ -36,15 +36,14 @@ def runs(rows: Sequence[int]) -> Iterator[tuple[int, int]]:
     """``rows`` (ascending) as runs of consecutive rows, each ``(first, past the last)``:
     ``[0, 14]`` is two runs, not the fifteen rows between (a log's top border and its
     newest line were drawn as every row of the log)."""
-    start = end = None
+    start = end = -1
     for row in rows:
-        if end is not None and row == end:
-            end += 1
-            continue
-        if start is not None and end is not None:
-            yield start, end
-        start, end = row, row + 1
-    if start is not None and end is not None:
+        if row != end:  # a run begins
+            if start < end:
+                yield start, end
+            start = row
+        end = row + 1
+    if start < end:
         yield start, end
 
 
