@@ -68,6 +68,11 @@ class SeenFirst:
     """When the screen was mounted (``None``: not yet; keys wait for that, and its frame)."""
 
     def on_mount(self) -> None:
+        self.unseen()
+
+    def unseen(self) -> None:
+        """What the screen asks has changed (it was just mounted, shown again, or shows a
+        new page in place): keys count again only from its next frame on."""
         self.seen_at = None
         self.mounted_at = time.monotonic()
         after_own_refresh(self, self._first_frame)  # type: ignore[arg-type]

@@ -27,12 +27,15 @@ has moved on, or shows the newest call); ``v`` shows it again.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any, ClassVar
 
 from rich import box
 from rich.console import Group, RenderableType
+from rich.segment import Segment, Segments
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -504,13 +507,30 @@ def coloured_words(reveal: RevealView) -> str:
     return f"Cards in colour count as {plural}{also}; grey cards add nothing."
 
 
+@dataclass(frozen=True, slots=True)
+class RevealPage:
+    """One call's reveal as the box shows it."""
+
+    heading: str
+    draw_body: Callable[[int], RenderableType]
+    """The reveal drawn at a width (:func:`reveal_body` with the table's looks)."""
+    round: int = 0
+    """The round whose call this reveals."""
+
+
 class RevealScreen(SeenFirst, ModalScreen[None]):
     """A call's full reveal over the table; stays until a key is pressed (at a player's
     screen; a watcher's closes by itself once the table has moved on:
     :meth:`KittenTable.settle_reveal`).
 
     The body is drawn at the box's width (a phone's 48 columns give it 42 cells, not the
-    70 it was drawn for, and cut), and the box is as tall as the screen lets it be."""
+    70 it was drawn for, and cut), and the box is as tall as the screen lets it be.
+
+    One box serves a table for its whole life (:meth:`KittenTable.open_reveal`): calls
+    that come while it is open wait in :attr:`pages`, and a key turns to the next in
+    place. Making a box (composed, styled, laid out over the table) was most of what a
+    reveal cost, about 44 ms of CPU, paid by every player at each call, and an SSH or web
+    player pays it on the host's box."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [HERE / "kitten.tcss"]
 
@@ -518,31 +538,51 @@ class RevealScreen(SeenFirst, ModalScreen[None]):
         Binding("escape", "close", "back to the table", key_display="any key"),
     ]
 
-    def __init__(self, title: str, body: Callable[[int], RenderableType], round_: int = 0) -> None:
+    def __init__(self, page: RevealPage, closed: Callable[[], None]) -> None:
         super().__init__()
-        self.heading = title
-        self.draw_body = body
-        """The reveal drawn at a width (:func:`reveal_body` with the table's looks)."""
-        self.round = round_
-        """The round whose call this reveals."""
+        self.page = page
+        self.closed = closed
+        """Called once the box has left the screen after its last page (not when it is
+        popped for another reason: the table is going)."""
+        self.closing = False
+        self.pages: deque[RevealPage] = deque()
+        """The calls that came while this one was open, in order: each key shows the next."""
         self.opened = time.monotonic()
-        """When it was put on screen (a watcher's is read a while before it closes by itself)."""
+        """When the page was put on screen (a watcher's is read a while before it closes by
+        itself)."""
         self.settling: Timer | None = None
         """Closes a watcher's box once read a while (:meth:`KittenTable.settle_reveal`)."""
         self.width = REVEAL_WIDTH
         """The width the body is drawn at (the box's, once it is on a screen)."""
 
     @property
+    def heading(self) -> str:
+        return self.page.heading
+
+    @property
+    def round(self) -> int:
+        """The round whose call the page on show reveals."""
+        return self.page.round
+
+    @property
     def body(self) -> RenderableType:
         """The reveal as the box draws it now."""
-        return self.draw_body(self.width)
+        return self.page.draw_body(self.width)
+
+    def drawn_body(self) -> Segments:
+        """The body rendered once, to the lines the box shows: Textual renders a widget's
+        content for its height and again for each frame, and the reveal's nested tables
+        took about 5 ms each time."""
+        console = self.app.console
+        lines = console.render_lines(self.body, console.options.update_width(self.width))
+        return Segments(segment for line in lines for segment in (*line, Segment.line()))
 
     def compose(self) -> ComposeResult:
         self.width = reveal_width(self.app.size.width)
         with Vertical(id="reveal-box"):
             yield Static(self.heading, id="reveal-title", markup=False)
             with VerticalScroll(id="reveal-scroll"):
-                yield Static(self.body, id="reveal-body")
+                yield Static(self.drawn_body(), id="reveal-body")
             yield Static("any key: back to the table", id="reveal-hint")
         yield TableFooter()
 
@@ -550,8 +590,33 @@ class RevealScreen(SeenFirst, ModalScreen[None]):
         self.opened = time.monotonic()
         self.fit(self.app.size)
 
+    def on_screen_resume(self) -> None:
+        """Shown again (its first showing has :meth:`on_mount`): keys count from its next
+        frame, and it fits the screen as it is now (a resize while it was away is not
+        told to it)."""
+        if self.seen_at is not None:
+            self.opened = time.monotonic()
+            self.unseen()
+            self.fit(self.app.size)
+
     def on_resize(self, event: events.Resize) -> None:
         self.fit(event.size)
+
+    def show(self, page: RevealPage) -> None:
+        """Put ``page`` in the box (on screen or not), scrolled to its top."""
+        self.page = page
+        self.opened = time.monotonic()
+        if self.settling is not None:
+            self.settling.stop()
+            self.settling = None
+        if not self.is_mounted:
+            return  # compose draws it
+        self.query_one("#reveal-title", Static).update(page.heading)
+        self.query_one("#reveal-body", Static).update(self.drawn_body())
+        self.query_one("#reveal-scroll", VerticalScroll).scroll_home(animate=False)
+        self.fit(self.app.size)
+        if self.app.screen is self:
+            self.unseen()
 
     def fit(self, size: Size) -> None:
         """Draw the body at the box's width on a screen of ``size``, and let it scroll in
@@ -564,7 +629,7 @@ class RevealScreen(SeenFirst, ModalScreen[None]):
         width = reveal_width(size.width)
         if width != self.width:
             self.width = width
-            self.query_one("#reveal-body", Static).update(self.body)
+            self.query_one("#reveal-body", Static).update(self.drawn_body())
         inner = max(1, min(REVEAL_BOX, size.width) - 4)
         title = len(Text(self.heading).wrap(self.app.console, inner))
         scroll.styles.max_height = max(3, size.height - title - 4)
@@ -576,10 +641,28 @@ class RevealScreen(SeenFirst, ModalScreen[None]):
             step = {"up": -1, "down": 1, "pageup": -5, "pagedown": 5}[event.key]
             scroll.scroll_relative(y=step, animate=False)
             return
-        self.dismiss(None)
+        self.turn()
 
     def action_close(self) -> None:
+        self.turn()
+
+    def turn(self) -> None:
+        """The next call waiting, in place; after the last, back to the table."""
+        if self.pages:
+            self.show(self.pages.popleft())
+        else:
+            self.close()
+
+    def close(self) -> None:
+        """Back to the table (:attr:`closed` is told once the box is off the stack, so the
+        table never shows the box again while Textual is still taking it down)."""
+        self.closing = True
         self.dismiss(None)
+
+    def on_screen_suspend(self) -> None:
+        if self.closing and self not in self.app.screen_stack:
+            self.closing = False
+            self.closed()
 
 
 # The screen ----------------------------------------------------------------------------
@@ -675,10 +758,10 @@ class KittenTable(TableScreen[KittenView]):
         """(seat, round) in the order players went out, as this screen saw it (round
         ``None``: out before this screen's first view)."""
         self._revealing = False
-        """A reveal is on screen; the next ones wait in :attr:`_queued`."""
-        self._queued: list[RevealScreen] = []
-        self._page: RevealScreen | None = None
-        """The reveal on screen (``None``: none is)."""
+        """The reveal box is up (calls after its page wait in :attr:`RevealScreen.pages`)."""
+        self._box: RevealScreen | None = None
+        """This table's reveal box, made at its first call and kept (installed in the app)
+        until the table goes."""
         self.reveal_read_s = WATCHER_READS_S
         """How long a watcher's reveal stays at least before it closes by itself."""
         self._results_after: KittenView | None = None
@@ -945,39 +1028,48 @@ class KittenTable(TableScreen[KittenView]):
         reveal = view["last_reveal"]
         if reveal is None:
             return
-        page = RevealScreen(
+        page = RevealPage(
             call_headline(view, reveal),
             lambda width: reveal_body(view, reveal, self.look, width),
             reveal["round"],
         )
+        box = self._box
+        if box is None:
+            box = self._box = RevealScreen(page, self._reveal_closed)
+            self.app.install_screen(box, f"kitten-reveal-{id(self)}")
         if not self._revealing:
             self._revealing = True
-            self._open_page(page)
+            box.pages.clear()
+            box.show(page)
+            self.app.push_screen(box)
         elif self.watching(view):
-            self._queued = [page]
-            self._close_page()
+            box.pages.clear()
+            box.show(page)
         else:
-            self._queued.append(page)
-
-    def _open_page(self, page: RevealScreen) -> None:
-        self._page = page
-        self.app.push_screen(page, self._reveal_closed)
+            box.pages.append(page)
 
     def _close_page(self) -> None:
         """Close the reveal on screen (only while it is on top: a dialog over it stays)."""
-        page = self._page
-        if page is not None and self.app.screen is page:
-            page.dismiss(None)
+        box = self._box
+        if self._revealing and box is not None and self.app.screen is box:
+            box.close()
 
-    def _reveal_closed(self, _: None) -> None:
-        self._page = None
-        if self._queued:
-            self._open_page(self._queued.pop(0))
-            return
+    def _reveal_closed(self) -> None:
         self._revealing = False
         later, self._results_after = self._results_after, None
         if later is not None:
             super().show_results(later)
+
+    def on_unmount(self) -> None:
+        """The table goes (the game is left, or the next one has its own table): so does
+        its reveal box, which the app would otherwise keep as installed."""
+        box, self._box = self._box, None
+        if box is None:
+            return
+        if box in self.app.screen_stack:
+            return  # the app is closing with it up: Textual uninstalls it
+        self.app.uninstall_screen(box)
+        box.remove()
 
     @staticmethod
     def watching(view: KittenView) -> bool:
@@ -990,8 +1082,10 @@ class KittenTable(TableScreen[KittenView]):
         player's does when they play on (any key closes it): it stayed on a spectator's
         screen for the rest of the game (issue 36). It is read for :attr:`reveal_read_s` at
         least first (bots bid within a second of the deal); ``v`` shows it again."""
-        page = self._page
-        if page is None or not self.watching(view) or not moved_on(view, page.round):
+        page = self._box
+        if not self._revealing or page is None:
+            return
+        if not self.watching(view) or not moved_on(view, page.round):
             return
         left = page.opened + self.reveal_read_s - time.monotonic()
         if page.settling is not None:

@@ -10,13 +10,23 @@ next calls queued behind it.
 
 from __future__ import annotations
 
+import time
 from typing import Any, cast
 
 import pytest
+from textual import events
+from textual.screen import Screen
 
 from engine.bots import make_bot
 from engine.games.kitten.rules import CHALLENGE, GAME, PURRFECT, KittenView
-from tests.tui.games.kitten.test_table import DAN_BIDS, drawn, harness, kitten_view
+from tests.tui.games.kitten.test_table import (
+    DAN_BIDS,
+    drawn,
+    harness,
+    kitten_view,
+    played_out,
+    text_of,
+)
 from tests.tui.harness import flat
 from tests.tui.solo import drawn_screen
 from tui.games.kitten.screen import (
@@ -178,3 +188,40 @@ async def test_a_watcher_s_box_shows_the_newest_call_not_a_queue() -> None:
         await drawn_screen(pilot, RevealScreen)
         await pilot.press("space")
         assert app.screen is table
+
+
+async def test_one_reveal_box_serves_a_table_for_its_life_and_goes_with_it() -> None:
+    """Issue 35: making a box was most of what a reveal cost (about 44 ms of CPU, at every
+    call, for every player): the table keeps one and shows each call in it. Shown again,
+    it takes keys only once drawn again (a key typed for the table is not taken as
+    "close"), and when the table goes, so does its box."""
+    _, reveals = played_out()
+    app = harness(reveals[0])
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = app.table
+        table.view = reveals[1]
+        first = await drawn_screen(pilot, RevealScreen)
+        await pilot.press("space")
+        assert app.screen is table
+        shown_again = time.monotonic()
+        table.view = reveals[2]
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if first.seen_at is not None and first.seen_at >= shown_again:
+                break
+        assert app.screen is first  # the same box, with the new call, drawn anew
+        assert first.seen_at is not None and first.seen_at >= shown_again
+        heading = f"Round {reveals[2]['last_reveal']['round']}:"
+        assert first.heading.startswith(heading)
+        assert text_of(first.query_one("#reveal-title")).startswith(heading)
+        typed_for_the_table = events.Key("x", "x")
+        typed_for_the_table.time = shown_again
+        assert first.typed_before_seen(typed_for_the_table)
+        await pilot.press("x")
+        assert app.screen is table
+        installed = app._installed_screens.values()
+        assert [box for box in installed if isinstance(box, RevealScreen)] == [first]
+        await app.switch_screen(Screen())
+        await pilot.pause()
+        assert not [box for box in installed if isinstance(box, RevealScreen)]
+        assert not first.is_attached
