@@ -53,6 +53,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,23 @@ def _echo_process(ready: multiprocessing.connection.Connection, connections: int
                 peer.settimeout(WAIT_S)
                 while data := peer.recv(65536):
                     peer.sendall(data)
+
+
+@contextlib.contextmanager
+def echo_server(connections: int) -> Iterator[int]:
+    """An echo process for ``connections`` baseline connections, one after another; its port.
+
+    Stopped on leaving the block (it stops by itself once it has served them all).
+    """
+    ready, ready_child = CONTEXT.Pipe(duplex=False)
+    echo = CONTEXT.Process(target=_echo_process, args=(ready_child, connections), daemon=True)
+    echo.start()
+    try:
+        if not ready.poll(WAIT_S):
+            raise BenchmarkError("The echo process did not start")
+        yield ready.recv()
+    finally:
+        _reap([echo])
 
 
 def loopback_rtts_ns(port: int, pings: int) -> list[int]:
@@ -369,10 +387,13 @@ class Run:
     host_cpu_ms: float
     """The host process's processor time per action (the benchmark's own share is tiny)."""
     client_cpu_ms: float
+    """One client process's processor time per action, averaged over the clients."""
     view_cpu_ms: float
     """A client process's processor time per view it received, less its bot's choosing
-    (what the client itself does with a view: wake, read, decode, check, hand over)."""
-    """One client process's processor time per action, averaged over the clients."""
+    (what the client itself does with a view: wake, read, decode, check, hand over),
+    averaged over the clients."""
+    view_cpu_ms_each: tuple[float, ...] = ()
+    """:attr:`view_cpu_ms` of each client, in client order (for a median, say)."""
 
 
 async def run_table(
@@ -421,17 +442,24 @@ async def run_table(
     errors = [result["error"] for result in results if "error" in result]
     if errors:
         raise BenchmarkError("; ".join(errors))
+    results.sort(key=lambda result: int(result["index"]))  # they came in as they finished
     sent: dict[tuple[str, int], int] = {}
     for result in results:
         sent.update(result["sent"])
     samples = fan_out(sent, [result["received"] for result in results])
     measured = max(len(sent), 1)
     client_cpu_s = statistics.fmean(result["cpu_s"] for result in results)
-    view_cpu_ms = statistics.fmean(
+    view_cpu_ms = tuple(
         (result["cpu_s"] - result["thinking_s"]) * 1e3 / max(1, result["views"])
         for result in results
     )
-    return Run(samples, host_cpu_s * 1e3 / measured, client_cpu_s * 1e3 / measured, view_cpu_ms)
+    return Run(
+        samples,
+        host_cpu_s * 1e3 / measured,
+        client_cpu_s * 1e3 / measured,
+        statistics.fmean(view_cpu_ms),
+        view_cpu_ms,
+    )
 
 
 async def _everyone_at(runner: TableRunner, clients: int, processes: list[Any]) -> None:
@@ -490,19 +518,11 @@ def measure_size(clients: int, actions: int, echo_port: int, pings: int) -> dict
 def measure(quick: bool) -> Report:
     """Every size in :data:`SIZES`; see the module docstring."""
     sizes = QUICK if quick else FULL
-    ready, ready_child = CONTEXT.Pipe(duplex=False)
-    echo = CONTEXT.Process(target=_echo_process, args=(ready_child, len(SIZES)), daemon=True)
-    echo.start()
-    try:
-        if not ready.poll(WAIT_S):
-            raise BenchmarkError("The echo process did not start")
-        echo_port = ready.recv()
+    with echo_server(len(SIZES)) as echo_port:
         rows = [
             measure_size(clients, sizes["samples"], echo_port, sizes["rtt_pings"])
             for clients in SIZES
         ]
-    finally:
-        _reap([echo])
     overlapped = sum(row.pop("overlapped") for row in rows)
     incomplete = sum(row.pop("incomplete") for row in rows)
     return Report(
