@@ -29,15 +29,18 @@ on both sides. Both sides are asked for the same number of actions; Clowder's co
 also includes the deals between rounds, which are no sample, so each side's samples
 are cut to the first N of the smaller count before percentiles are taken.
 
-Host CPU per action: the host's processor time (user + system, every thread) over the
-measured window divided by the actions sent. Clowder's host runs in the benchmark's own
-process, as in bench_latency, and that is kept: its window is read with
-``time.process_time()`` (the process's CPU clock), and the benchmark's own share in it
-is a thread waiting for the clients' results, waking twice a second. boardgame.io's
-server is a node process: its ``utime + stime`` from ``/proc/PID/stat``, read when the
-clients are told to go and when the last has reported (the same kernel total, in clock
-ticks of 10 ms: a resolution noted under the table). Both windows include each side's
-clients leaving; Clowder's also includes moving to a new table after each game.
+Host CPU per action: the host's processor time (user + system, every thread) while
+the games are played, divided by the actions sent. Clowder's host runs in the
+benchmark's own process, as in bench_latency, and that is kept: its windows are read
+with ``time.process_time()`` (the process's CPU clock) from each table's "everyone
+seated" to the game's end (:class:`~tests.perf.bench_latency.PlayClock`: moving the
+clients to the next table is left out, as boardgame.io's one match is made before its
+window), and the benchmark's own share in them is a thread waiting for the clients'
+results, waking twice a second. boardgame.io's server is a node process: its ``utime +
+stime`` from ``/proc/PID/stat``, read when the clients are told to go and when the last
+has reported (the same kernel total, in clock ticks of 10 ms: a resolution noted under
+the table). Both windows include the clients leaving at the end; Clowder's also each
+game's end (results, the scoreboard on disk).
 
 Client CPU per view: each client process's CPU over its measured window (Python's
 ``time.process_time()``, node's ``process.cpuUsage()``: both the whole process), less
@@ -56,8 +59,9 @@ whole match log in memory, where Clowder's host appends every action to a journa
 disk before broadcasting it; its client runs the game's flow code too (the move itself
 is marked ``client: false``, so the acting client waits for the server's state as a
 Clowder client waits for its view rather than showing its own first); its match never
-ends, where Clowder's clients move to a new table after each game (a cost inside
-Clowder's window); and Node compiles JavaScript as it goes (no warm-up on either side).
+ends, where Clowder's clients move to a new table after each game (each game's end is
+inside Clowder's window, the move to the next table is not); and Node compiles
+JavaScript as it goes (no warm-up on either side).
 """
 
 from __future__ import annotations
@@ -568,7 +572,9 @@ def measure(quick: bool, clients: Sequence[int] = SIZES, repeats: int = 1) -> Re
             f"(CLOCK_MONOTONIC); players pause {GAP_S * 1000:g} ms first; {repeats} run(s) a "
             "size per side, alternating which runs first; samples cut to the same count",
             "p99_ratio = bgio_p99 / clowder_p99; host_cpu_ratio = bgio / clowder host CPU "
-            "(user + system, every thread) per action over the measured window",
+            "(user + system, every thread) per action while the games are played (clowder: "
+            "each table from everyone seated to the game's end, the moves between tables left "
+            "out; bgio: its one match, made before the window)",
             "host CPU: clowder's from time.process_time(), bgio's server's from /proc/PID/stat "
             f"(resolution {1000 / os.sysconf('SC_CLK_TCK'):g} ms over the window, about "
             f"{1000 / os.sysconf('SC_CLK_TCK') / actions:.3f} ms an action)",
