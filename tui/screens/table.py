@@ -43,6 +43,7 @@ from net.wire.text import clean_text
 from tui import collector
 from tui.bell import attention_due
 from tui.coach import Coach
+from tui.compositor import ChangedOnlyCompositor
 from tui.refresh import after_own_refresh
 from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.styles import PHONE_BREAKPOINTS, TCSS_DIR
@@ -221,6 +222,7 @@ class TableScreen(Screen[None], Generic[V]):
         self, *, table_id: str = "", place: str = "", coach: Coach[V] | None = None
     ) -> None:
         super().__init__()
+        self._compositor = ChangedOnlyCompositor()  # a frame renders only what changed
         self.table_id = table_id
         self.coach = coach
         """A coached first game (:mod:`tui.coach`): its advice is shown above the log."""
