@@ -31,7 +31,10 @@ Phases, per N:
    process's CPU can be divided by the views it drew.
 
 Figures, per N: the key -> screen p50/p99 of SSH and of web players (and the
-keys that showed nothing in 2 s), ``box_cpu_pct`` (the host's process and its
+keys that showed nothing in 2 s); the p99 of the grabs alone (``grab_p99_ms``, issue
+35's "key -> grab shown") and of the rules pages alone (``rules_p99_ms``: each
+Kitten Me! player's first look makes its page, and all of them look at once);
+``box_cpu_pct`` (the host's process and its
 players' client processes, in % of the whole machine), ``machine_pct`` (all of
 the machine, this benchmark's clients and others' work included),
 ``session_cpu_per_view_ms`` (a player's client process's CPU per view its
@@ -574,6 +577,8 @@ async def measure_size(
                     await watcher.client.close()
     ssh = [sample for player in players if player.kind == "ssh" for sample in player.samples]
     web = [sample for player in players if player.kind == "web" for sample in player.samples]
+    grabs = [sample for player in players if player.game == "blackcat" for sample in player.samples]
+    rules = [sample for player in players if player.game == "kitten" for sample in player.samples]
     # A Black Cat player's client draws each view of its table (its keys answer views); a
     # Kitten Me! player's rules pages cost CPU without views, so they are not counted here.
     at = {player.name: player.table for player in players if player.game == "blackcat"}
@@ -589,6 +594,8 @@ async def measure_size(
         "ssh_p99_ms": percentile(ssh, 0.99) if ssh else 0.0,
         "web_p50_ms": statistics.median(web) if web else 0.0,
         "web_p99_ms": percentile(web, 0.99) if web else 0.0,
+        "grab_p99_ms": percentile(grabs, 0.99) if grabs else 0.0,
+        "rules_p99_ms": percentile(rules, 0.99) if rules else 0.0,
         "keys": len(ssh) + len(web),
         "shown_nothing": sum(player.misses for player in players),
         "box_cpu_pct": usage.box_pct(),
@@ -620,6 +627,8 @@ def measure(quick: bool) -> Report:
             "ssh_p99_ms",
             "web_p50_ms",
             "web_p99_ms",
+            "grab_p99_ms",
+            "rules_p99_ms",
             "keys",
             "shown_nothing",
             "box_cpu_pct",
@@ -638,8 +647,9 @@ def measure(quick: bool) -> Report:
             "bots: Black Cat 3 seats (1 bot), Kitten Me! 4 seats (2 bots)",
             "key -> screen: Black Cat '1' on a new card (after 0.15-0.45 s) until the output "
             "says 'Grabbing'; Kitten Me! 'r' (rules open, or closed) until they show; p50/p99 "
-            f"from each player's terminal stream; shown_nothing: keys with no answer in "
-            f"{KEY_WAIT_S:g} s",
+            f"from each player's terminal stream; grab_p99 / rules_p99: Black Cat's '1' / "
+            f"Kitten Me!'s 'r' alone, SSH and web together; shown_nothing: keys with no answer "
+            f"in {KEY_WAIT_S:g} s",
             "box_cpu_pct: the host's process and every player's client process, % of all the "
             "machine's cores; machine_pct: the whole machine (this benchmark's SSH and web "
             "clients and others' work too); background_pct: the machine before the host "
