@@ -131,21 +131,51 @@ def clean_data(value: Any) -> Any:
     return value
 
 
+_SAFE_TEXTS: Final[set[str]] = set()
+"""Short texts already found safe (:func:`clean_data`): the same names, field names, cards
+and words come in view after view, and a set look-up is a fraction of a look at each one."""
+SAFE_TEXTS_KEPT: Final = 4096
+"""The most texts kept in :data:`_SAFE_TEXTS` (it starts afresh when full)."""
+SAFE_TEXT_LENGTH: Final = 64
+"""Texts longer than this (explanations, log lines) are looked at each time, not kept."""
+
+
 def _clean_str(value: str) -> str:
     """A text cleaned (:func:`clean_data`): its line breaks kept (the same text when it had
     nothing else to clean)."""
+    if value in _SAFE_TEXTS:
+        return value
     if unsafe_char(value) is None:
+        if len(value) <= SAFE_TEXT_LENGTH:
+            if len(_SAFE_TEXTS) >= SAFE_TEXTS_KEPT:
+                _SAFE_TEXTS.clear()
+            _SAFE_TEXTS.add(value)
         return value
     cleaned = "\n".join(clean_text(line) for line in value.split("\n"))
     return value if cleaned == value else cleaned
 
 
 def _clean_map(value: dict[Any, Any]) -> dict[Any, Any]:
-    """A dict cleaned (:func:`clean_data`): the same dict when nothing in it changed."""
+    """A dict cleaned (:func:`clean_data`): the same dict when nothing in it changed.
+
+    A view is mostly maps of short texts and numbers: those are checked here in place,
+    the rest through :func:`clean_data`."""
+    safe = _SAFE_TEXTS
     for key, member in value.items():
-        if clean_data(key) is not key or clean_data(member) is not member:
-            return {clean_data(key): clean_data(member) for key, member in value.items()}
-    return value
+        if key not in safe and clean_data(key) is not key:
+            break
+        kind = type(member)
+        if kind is str:
+            if member in safe or _clean_str(member) is member:
+                continue
+            break
+        if kind is int or kind is bool or member is None or kind is float:
+            continue
+        if clean_data(member) is not member:
+            break
+    else:
+        return value
+    return {clean_data(key): clean_data(member) for key, member in value.items()}
 
 
 def _clean_list(value: list[Any]) -> list[Any]:

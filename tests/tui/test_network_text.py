@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from net.wire import text
 from net.wire.text import clean_data
 from tui.screens.lobby import seats_text, table_row
 from tui.widgets.connection import seat_text
@@ -48,3 +49,22 @@ def test_safe_data_comes_back_as_the_very_object_and_unsafe_data_as_a_clean_copy
     assert cleaned["table"][0] is deep["table"][0]  # the clean parts are shared, not copied
     assert EVIL in deep["table"][1]  # what was given is not changed
     assert clean_data(("Ann", EVIL))[1] != EVIL  # a tuple comes back a clean list
+
+
+def test_texts_found_safe_are_kept_and_unsafe_ones_are_cleaned_every_time() -> None:
+    """Issue 35: the same short texts come in every view, so those found safe are kept (a
+    look-up, not a look at each character); an unsafe text is never kept, so it is
+    cleaned however often it comes, in a map's key or value, a list or alone."""
+    for _ in range(3):
+        assert clean_data({"name": "Ann"}) == {"name": "Ann"}
+        for shaped in ({"name": EVIL}, {EVIL: 1}, [EVIL], EVIL):
+            assert "\x1b" not in str(clean_data(shaped)) and "\u202e" not in str(clean_data(shaped))
+    assert "Ann" in text._SAFE_TEXTS and EVIL not in text._SAFE_TEXTS
+    long_line = "Ann plays the 7 of hearts, " * 4
+    assert clean_data(long_line) is long_line and long_line not in text._SAFE_TEXTS
+
+
+def test_the_kept_safe_texts_stay_few() -> None:
+    for number in range(text.SAFE_TEXTS_KEPT + 10):
+        clean_data(f"name {number}")
+    assert 0 < len(text._SAFE_TEXTS) <= text.SAFE_TEXTS_KEPT
