@@ -65,7 +65,8 @@ class SeenFirst:
     seen_at: float | None = None
     """When the screen's first frame was drawn (``None``: not yet)."""
     mounted_at: float | None = None
-    """When the screen was mounted (``None``: not yet; keys wait for that, and its frame)."""
+    """When the screen was mounted, or last showed something anew (``None``: not yet; keys
+    wait for that, and its frame)."""
 
     def on_mount(self) -> None:
         self.unseen()

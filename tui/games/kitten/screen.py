@@ -1082,19 +1082,19 @@ class KittenTable(TableScreen[KittenView]):
         player's does when they play on (any key closes it): it stayed on a spectator's
         screen for the rest of the game (issue 36). It is read for :attr:`reveal_read_s` at
         least first (bots bid within a second of the deal); ``v`` shows it again."""
-        page = self._box
-        if not self._revealing or page is None:
+        box = self._box
+        if not self._revealing or box is None:
             return
-        if not self.watching(view) or not moved_on(view, page.round):
+        if not self.watching(view) or not moved_on(view, box.round):
             return
-        left = page.opened + self.reveal_read_s - time.monotonic()
-        if page.settling is not None:
-            page.settling.stop()
-            page.settling = None
+        left = box.opened + self.reveal_read_s - time.monotonic()
+        if box.settling is not None:
+            box.settling.stop()
+            box.settling = None
         if left <= 0:
             self._close_page()
         else:
-            page.settling = page.set_timer(left, self._settle_later)
+            box.settling = box.set_timer(left, self._settle_later)
 
     def _settle_later(self) -> None:
         if self.view is not None and self.is_attached:
