@@ -209,7 +209,7 @@ async def test_one_reveal_box_serves_a_table_for_its_life_and_goes_with_it() -> 
             await pilot.pause(0.01)
             if first.seen_at is not None and first.seen_at >= shown_again:
                 break
-        assert app.screen is first  # the same box, with the new call, drawn anew
+        assert app.screen_stack[-1] is first  # the same box, with the new call, drawn anew
         assert first.seen_at is not None and first.seen_at >= shown_again
         heading = f"Round {reveals[2]['last_reveal']['round']}:"
         assert first.heading.startswith(heading)

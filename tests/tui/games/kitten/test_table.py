@@ -482,7 +482,7 @@ async def test_calls_that_come_while_a_reveal_is_open_wait_their_turn() -> None:
         assert first.heading.startswith(f"Round {reveals[1]['last_reveal']['round']}:")
         await drawn_screen(pilot, RevealScreen)
         await pilot.press("space")
-        assert app.screen is first  # the next call, in the same box
+        assert app.screen_stack[-1] is first  # the next call, in the same box
         second = await drawn_screen(pilot, RevealScreen)
         assert second.heading.startswith(f"Round {reveals[2]['last_reveal']['round']}:")
         assert text_of(second.query_one("#reveal-title")) == second.heading
