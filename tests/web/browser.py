@@ -444,9 +444,15 @@ async def type_text(page: Page, text: str) -> None:
 
 
 async def screenshot(page: Page, path: Path | str) -> Path:
-    """Saves a PNG of the page (the terminal as a person sees it) at ``path``."""
+    """Saves a PNG of the page (the terminal as a person sees it) at ``path``.
+
+    The page is brought to the front first: headless Chromium draws no frame for a tab
+    behind another of its context, so a screenshot of it can wait until it times out
+    (CI saw it once for the tab a second tab had taken over; puppeteer#4431 is the same).
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
+    await page.bring_to_front()
     await page.screenshot(path=str(target))
     return target
 
