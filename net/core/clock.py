@@ -260,6 +260,11 @@ class ClockEstimate:
         """Record that a ping went out at ``sent_ns`` (host clock)."""
         self._last_ping_sent_ns = sent_ns
 
+    @property
+    def last_ping_sent_ns(self) -> int | None:
+        """When the last ping went out (host clock), ``None`` before the first."""
+        return self._last_ping_sent_ns
+
     def next_ping_ns(self, now_ns: int) -> int:
         """When the next ping should go out (host clock; ``now_ns`` if none was sent yet).
 

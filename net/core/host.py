@@ -424,8 +424,17 @@ class HostCore:
     # Housekeeping: pings, deadlines, presence, closing tables -------------------------
 
     def _queue_ping(self, session: Session, due_ns: int) -> None:
+        """Put ``session`` in the ping queue at ``due_ns``; an entry it had there is stale."""
+        session.ping_due_ns = due_ns
         heapq.heappush(self._ping_queue, (due_ns, next(self._ping_order), session))
         self._arm_housekeeping()
+
+    def _ping_at_table_pace(self, session: Session) -> None:
+        """A connection just sat down: bring its next ping forward from the lobby's slow pace
+        (:data:`net.core.session.LOBBY_PING_INTERVAL_NS`) to the table's."""
+        due = max(session.next_ping_ns(self.now_ns), self.now_ns + 1)
+        if session.ping_due_ns is not None and due < session.ping_due_ns:
+            self._queue_ping(session, due)
 
     def _arm_housekeeping(self) -> None:
         """Arm the next housekeeping round: the first ping due, a sweep, a presence turn."""
@@ -456,18 +465,17 @@ class HostCore:
         now = self.now_ns
         queue = self._ping_queue
         while queue and queue[0][0] <= now:
-            _due, _order, session = heapq.heappop(queue)
-            if session.state is not SessionState.OPEN:
-                continue
+            due, _order, session = heapq.heappop(queue)
+            if due != session.ping_due_ns or session.state is not SessionState.OPEN:
+                continue  # replaced by a sooner entry (_ping_at_table_pace), or gone
             expired = session.overdue(now, self.limits)
             if expired is not None:
                 self._drop(session, *expired)
                 continue
             if session.next_ping_ns(now) <= now:
                 session.ping(now)
-            heapq.heappush(
-                queue, (max(session.next_ping_ns(now), now + 1), next(self._ping_order), session)
-            )
+            due = session.ping_due_ns = max(session.next_ping_ns(now), now + 1)
+            heapq.heappush(queue, (due, next(self._ping_order), session))
         if self.tables and now >= self._next_sweep_ns:
             self._next_sweep_ns = now + int(SWEEP_S * 1e9)
             self._sweep(now / 1e9)
@@ -1000,6 +1008,7 @@ class HostCore:
             session.runner.detach(session)
         if message.role == "spectator":
             session.runner = runner
+            self._ping_at_table_pace(session)
             session.send(
                 Joined(
                     table=runner.table.id, role="spectator", seat=None, token=None, ref=message.ref
@@ -1009,6 +1018,7 @@ class HostCore:
             return
         seat, token = runner.table.sit(session.name, message.seat, player=session.player)
         session.runner = runner
+        self._ping_at_table_pace(session)
         session.send(
             Joined(table=runner.table.id, role="player", seat=seat, token=token, ref=message.ref)
         )

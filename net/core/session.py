@@ -28,6 +28,16 @@ MAX_UNANSWERED_FAST = 3
 """After this many pings in a row without an answer, a connection is pinged at the steady
 pace only (a client that never answers is not pinged five times a second forever)."""
 
+LOBBY_PING_INTERVAL_NS = 5 * PING_INTERVAL_NS
+"""Time between pings to a connection at no table once its clock estimate is ready.
+
+In the lobby nothing reads the estimate, and a ping wakes the host and the client's
+process twice each (an SSH or browser player's client runs on the host's own machine):
+pinged once a second, sixteen idle players cost the host box 3 % of a core. Five seconds
+keeps six samples in the estimate's 30 s window (:data:`net.core.clock.WINDOW_AGE_NS`), so it
+stays ready for the first real-time moment at a table, which pings at the clock's own pace
+from the join on (:meth:`net.core.host.HostCore._join`)."""
+
 PINGS_KEPT = 8
 """Pings remembered awaiting their pong (older ones are forgotten: their pong is ignored)."""
 
@@ -79,6 +89,8 @@ class Session:
         self._ping_ids = itertools.count(1)
         self._pings: dict[int, int] = {}
         self._unanswered = 0
+        self.ping_due_ns: int | None = None
+        """When the host's ping queue has this connection due (its one live entry there)."""
 
     @property
     def state(self) -> SessionState:
@@ -114,8 +126,12 @@ class Session:
         return self.protocol.encode(message, shape_tested=shape_tested)
 
     def next_ping_ns(self, now_ns: int) -> int:
-        """When this connection is due a ping: the clock estimate's pace, slowed if unanswered."""
+        """When this connection is due a ping: the clock estimate's pace, slowed if unanswered
+        or at no table (:data:`LOBBY_PING_INTERVAL_NS`)."""
         due = self.clock.next_ping_ns(now_ns)
+        last = self.clock.last_ping_sent_ns
+        if self.runner is None and self.clock.ready and last is not None:
+            due = max(due, last + LOBBY_PING_INTERVAL_NS)
         if self._unanswered >= MAX_UNANSWERED_FAST and self._pings:
             due = max(due, max(self._pings.values()) + PING_INTERVAL_NS)
         return due

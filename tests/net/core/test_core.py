@@ -6,6 +6,7 @@ minutes of host time pass in microseconds, and every moment is exact.
 
 from __future__ import annotations
 
+import itertools
 import random
 from typing import Any
 
@@ -14,7 +15,7 @@ from net.core.limits import HostLimits
 from net.core.session import SessionState
 from net.core.store import MemoryStore
 from net.core.timers import Timers
-from net.wire.messages import Act, Join, ListTables
+from net.wire.messages import Act, Join, Leave, ListTables
 from tests.net.core_driver import SECOND, CoreDriver
 
 
@@ -76,11 +77,49 @@ def test_a_client_that_stops_answering_pings_is_dropped_after_the_idle_deadline(
     driver.run_for(120)  # answering: still here however long it is quiet
     assert not ann.gone() and ann.of_type("ping")
     ann.answers_pings = False
-    driver.run_for(59)
+    last_heard = ann.last("ping")["t"]  # answered at once: the last the host read from Ann
+    driver.run_until(last_heard + 59 * SECOND)
     assert not ann.gone()
     driver.run_for(30)
     assert ann.gone() and ann.last("error")["code"] == "idle_timeout"
     assert not driver.core.connections
+
+
+def ping_gaps_s(client: Any, since_ns: int) -> list[float]:
+    """Seconds between the host's pings to ``client`` sent from ``since_ns`` on."""
+    sent = [ping["t"] for ping in client.of_type("ping") if ping["t"] >= since_ns]
+    return [round((later - earlier) / SECOND, 3) for earlier, later in itertools.pairwise(sent)]
+
+
+def test_a_connection_in_the_lobby_is_pinged_every_five_seconds_and_at_a_table_every_second() -> (
+    None
+):
+    driver = CoreDriver(start_countdown_s=0.0)
+    core = driver.core
+    runner = core.create_table("catchy", bots=1, now_ns=driver.now_ns)
+    ann = driver.connect("Ann")
+    session = core.connections[ann.conn]
+    driver.run_for(2)  # fast pings until the estimate is ready
+    assert session.clock.ready
+    lobby_from = driver.now_ns
+    driver.run_for(31)
+    assert ping_gaps_s(ann, lobby_from) == [5.0] * 5
+    assert session.clock.ready  # six samples in the 30 s window: ready for a table at once
+    last_ping = ann.last("ping")["t"]
+    driver.run_for(1)  # the next lobby ping is over a second away; the table's pace is past
+    driver.send(ann, Join(table=runner.table.id, role="player"))
+    assert started(runner)
+    table_from = driver.now_ns
+    driver.run_for(0.001)
+    assert last_ping + 5 * SECOND - table_from > SECOND
+    assert table_from <= ann.last("ping")["t"] <= table_from + SECOND // 1000  # at once
+    driver.run_for(10)
+    assert ping_gaps_s(ann, table_from) == [1.0] * 10
+    assert len(core._ping_queue) == 1  # the lobby's entry was dropped, not kept beside
+    driver.send(ann, Leave(table=runner.table.id))
+    back_from = driver.now_ns
+    driver.run_for(20)
+    assert ping_gaps_s(ann, back_from) == [5.0] * 3  # back in the lobby: its pace again
 
 
 def test_a_connection_over_the_per_address_budget_is_refused_and_closed() -> None:
