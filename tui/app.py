@@ -32,6 +32,8 @@ from tui.styles import TCSS_DIR
 # the host, LAN discovery (zeroconf), the games and their table screens are imported
 # where they are first used: the lobby is drawn before they load.
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     from net.client.client import Client
     from net.client.discovery import HostEvent
     from net.wire.messages import Joined
@@ -234,6 +236,14 @@ class ClowderApp(KeyGateApp[int]):
         self._listing_ticks = 0
         """Each host's tables when its wins were last asked for: the lobby lists tables every
         1.5 s, and asking for wins too cost every idle lobby (and its host) the same again."""
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, with an input thread that sleeps while nothing is typed
+        (:mod:`tui.drivers`): a process per player all evening, on the host's box for SSH and
+        browser players."""
+        from tui.drivers import quiet_driver
+
+        return quiet_driver(super().get_driver_class())
 
     @property
     def player(self) -> str:

@@ -20,7 +20,7 @@ what the host gives anyone, and all of it is cleaned before it is drawn.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -28,6 +28,9 @@ from textual.binding import Binding, BindingType
 from net.wire.text import clean_text
 from tui.screens.room import Doors, RoomScreen, viewer_address
 from tui.styles import TCSS_DIR
+
+if TYPE_CHECKING:
+    from textual.driver import Driver
 
 POLL_S = 0.5
 """How often the tables are asked for: a game's end shows within a second."""
@@ -60,6 +63,13 @@ class RoomApp(App[int]):
     ENABLE_COMMAND_PALETTE = False
     TITLE = "Clowder room"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+c", "quit", "quit", show=False)]
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, with an input thread that sleeps while nothing is typed
+        (:mod:`tui.drivers`): the room's screen stays up all evening."""
+        from tui.drivers import quiet_driver
+
+        return quiet_driver(super().get_driver_class())
 
     def __init__(
         self,

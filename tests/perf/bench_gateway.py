@@ -84,6 +84,7 @@ KITTEN_EVERY_S = 1.0
 CONNECT_AT_ONCE = 2
 """Players connecting at the same time (each starts a client process on this machine)."""
 TICKS = os.sysconf("SC_CLK_TCK")
+SCHEDSTAT = os.path.exists("/proc/self/schedstat")
 LOBBY_WORD = "Tables on"
 
 
@@ -91,7 +92,30 @@ LOBBY_WORD = "Tables on"
 
 
 def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of process ``pid`` (0 when it is gone)."""
+    """CPU seconds of process ``pid`` so far (0 when it is gone): the time each of its threads
+    ran, in ns (``/proc/PID/task/*/schedstat``). ``/proc/PID/stat``'s user and system times
+    count in clock ticks (10 ms): an idle lobby player's process uses about one tick in ten
+    seconds, so the lobby figure came out in steps of a tick. Without schedstat (a kernel
+    built without it), the ticks. A thread that has ended is no longer counted; a player's
+    client process keeps its threads for its life."""
+    if not SCHEDSTAT:
+        return _tick_seconds(pid)
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0.0
+    total_ns = 0
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/schedstat") as schedstat:
+                total_ns += int(schedstat.read().split()[0])
+        except OSError:
+            continue  # the thread ended as we looked
+    return total_ns / 1e9
+
+
+def _tick_seconds(pid: int) -> float:
+    """User and system CPU seconds of process ``pid`` in clock ticks (0 when it is gone)."""
     try:
         with open(f"/proc/{pid}/stat") as stat:
             fields = stat.read().rsplit(")", 1)[1].split()
