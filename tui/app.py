@@ -33,6 +33,8 @@ from tui.styles import TCSS_DIR
 # where they are first used: the lobby is drawn before they load.
 if TYPE_CHECKING:
     from textual.driver import Driver
+    from textual.timer import Timer
+    from textual.worker import Worker
 
     from net.client.client import Client
     from net.client.discovery import HostEvent
@@ -48,10 +50,13 @@ RETURN_TIMEOUT_S = 5.0
 LIST_EVERY_S = 1.5
 """How often the lobby re-lists the highlighted host's tables."""
 STILL_LISTINGS = 4
-STILL_EVERY = 4
-"""After this many listings in a row that changed nothing, the lobby lists every fourth tick
-(6 s) until one does: an idle lobby (an SSH or browser player's on the host's own machine)
-costs its host and its client next to nothing. Choosing a host lists it at once."""
+STILL_LOOK_S = 30.0
+"""After :data:`STILL_LISTINGS` listings in a row that changed nothing, the lobby's tick
+stops and the lobby looks again only after this long: an idle lobby (an SSH or browser
+player's, on the host's own machine) costs its host and its client next to nothing. A host
+sends a lobby its tables as they change (net/PROTOCOL.md, ``tables``), so it is up to date
+all the same; the look is for a host that never does (an older Clowder's). Choosing a host
+lists it at once."""
 
 CLIENT_PING_S = 30.0
 """How often the app's clients ping their host. Nothing here reads a client's own round
@@ -228,14 +233,20 @@ class ClowderApp(KeyGateApp[int]):
         """The lobby's status line the LAN browsing last said (``None``: not browsing)."""
         self._shut_down = False
         self._wins_for: dict[str, list[dict[str, Any]]] = {}
+        """Each host's tables when its wins were last asked for: the lobby lists tables every
+        1.5 s, and asking for wins too cost every idle lobby (and its host) the same again."""
         self._still_listings = 0
         """Listings in a row that found the tables as they were."""
         self._refused_hosts: set[str] = set()
         """Hosts that refused this Clowder's protocol version: not listed at each tick (only
         when chosen again, or on ``r``)."""
-        self._listing_ticks = 0
-        """Each host's tables when its wins were last asked for: the lobby lists tables every
-        1.5 s, and asking for wins too cost every idle lobby (and its host) the same again."""
+        self._pushing: set[str] = set()
+        """Hosts whose lister connection was sent the tables unasked: they keep the lobby up to
+        date by themselves, and are not asked at each tick."""
+        self._lister_readers: dict[str, Worker[None]] = {}
+        self._listing_timer: Timer | None = None
+        """The lobby's listing tick: paused while the highlighted host sends the tables
+        itself, or while they stand still (each tick woke the player's process)."""
 
     def get_driver_class(self) -> type[Driver]:
         """Textual's driver, with an input thread that sleeps while nothing is typed
@@ -388,7 +399,7 @@ class ClowderApp(KeyGateApp[int]):
         elif self.discovery is not None:
             # The LAN search (zeroconf) is imported and started once the lobby is drawn.
             self.call_after_refresh(self._start_browsing, self.discovery)
-        self.set_interval(LIST_EVERY_S, self._timed_listing)
+        self._listing_timer = self.set_interval(LIST_EVERY_S, self._timed_listing)
 
     # clowder play ------------------------------------------------------------------
 
@@ -883,7 +894,9 @@ class ClowderApp(KeyGateApp[int]):
         key = f"lan:{info.instance}"
         if event.kind is ChangeKind.REMOVED:
             self.hosts.pop(key, None)
-            self.listers.pop(key, None)
+            gone = self._forget_lister(key)
+            if gone is not None:
+                self.run_worker(gone.close(), group="listers")
         else:
             address = info.addresses[0] if info.addresses else LOOPBACK
             self.hosts[key] = HostEntry(
@@ -901,23 +914,77 @@ class ClowderApp(KeyGateApp[int]):
     async def on_lobby_screen_host_chosen(self, message: LobbyScreen.HostChosen) -> None:
         if message.host is not None:
             self._refused_hosts.discard(message.host.key)  # chosen (or r): asked again
+        self._tick_listing()
         await self._list_selected()
 
     async def _timed_listing(self) -> None:
-        """The lobby's regular listing: each tick, or each :data:`STILL_EVERY`-th while the
-        tables stand still (:data:`STILL_LISTINGS`)."""
-        self._listing_ticks += 1
-        if self._still_listings >= STILL_LISTINGS and self._listing_ticks % STILL_EVERY:
+        """The lobby's regular listing, each tick while the tables change; never for a host
+        that sends them as they change. Away from the lobby, its connections are closed (the
+        host would go on sending them the tables all game long)."""
+        if self.lobby is None or self.screen is not self.lobby:
+            if self.listers:
+                await self._close_listers()
             return
-        selected = self.lobby.selected if self.lobby is not None else None
+        selected = self.lobby.selected
+        lister = self.listers.get(selected.key) if selected is not None else None
+        if lister is not None and lister.connected and selected and selected.key in self._pushing:
+            return  # the host keeps this lobby up to date
         if selected is not None and selected.key in self._refused_hosts:
             return  # a host of another version: asked again on r, not every tick
         await self._list_selected()
+        if self._still_listings >= STILL_LISTINGS and self._listing_timer is not None:
+            self._listing_timer.pause()  # still: look again later (or as the host sends)
+            self.set_timer(STILL_LOOK_S, self._tick_listing)
+
+    async def _close_listers(self) -> None:
+        for key in list(self.listers):
+            client = self._forget_lister(key)
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    async with asyncio.timeout(2.0):
+                        await client.close()
+
+    def _forget_lister(self, key: str) -> Client | None:
+        """Stop following host ``key``'s lister connection, and return it to be closed."""
+        self._pushing.discard(key)
+        reader = self._lister_readers.pop(key, None)
+        if reader is not None:
+            reader.cancel()
+        return self.listers.pop(key, None)
+
+    async def _read_lister(self, host: HostEntry, client: Client) -> None:
+        """What the host sends a lobby's connection unasked: the tables as they change."""
+        from net.client.client import ConnectionState
+        from net.wire.messages import Tables
+
+        while True:
+            message = await client.incoming.get()
+            if isinstance(message, ConnectionState) and not message.connected:
+                self._pushing.discard(host.key)
+                self._tick_listing()
+                return  # the next tick connects again and asks
+            if not isinstance(message, Tables) or message.ref is not None:
+                continue
+            if self.listers.get(host.key) is not client:
+                return  # replaced or closed
+            lobby = self.lobby
+            if lobby is None or self.screen is not lobby:
+                self._tick_listing()  # away from the lobby: its ticks close this, and list
+                return  # again once it is back
+            self._pushing.add(host.key)
+            await self._show_tables(host, client, message.tables)
+            selected = lobby.selected is not None and lobby.selected.key == host.key
+            if selected and self._listing_timer is not None:
+                self._listing_timer.pause()  # the host keeps this lobby up to date
+
+    def _tick_listing(self) -> None:
+        """Tick the lobby's listing again (the host stopped sending, or another is chosen)."""
+        if self._listing_timer is not None:
+            self._listing_timer.resume()
 
     async def _list_selected(self) -> None:
         """Ask the highlighted host for its tables (while the lobby is on screen)."""
         from net.client.client import Client, ClientError
-        from tui.widgets.wins import fetch_wins
 
         lobby = self.lobby
         if lobby is None or self.screen is not lobby or self._shut_down:
@@ -938,16 +1005,32 @@ class ClowderApp(KeyGateApp[int]):
                 )
                 await client.connect()
                 self.listers[host.key] = client
+                self._pushing.discard(host.key)
+                self._lister_readers[host.key] = self.run_worker(
+                    self._read_lister(host, client), group="listers"
+                )
                 self._name_from_welcome(host, client)
             tables = await client.list_tables()
         except ClientError as error:
-            self.listers.pop(host.key, None)
+            self._forget_lister(host.key)
             if client is not None:
                 await client.close()
             lasting = error.code == "unsupported_version"
             if lasting:
                 self._refused_hosts.add(host.key)
             lobby.set_tables(host.key, None, error.message, lasting=lasting)
+            return
+        await self._show_tables(host, client, tables)
+
+    async def _show_tables(
+        self, host: HostEntry, client: Client, tables: list[dict[str, Any]]
+    ) -> None:
+        """Show ``host``'s tables in the lobby (asked for, or sent as they changed); its wins
+        are asked again when they changed, and a player coming back is seated again."""
+        from tui.widgets.wins import fetch_wins
+
+        lobby = self.lobby
+        if lobby is None:
             return
         tables = self._mark_mine(host, tables)
         lobby.set_tables(host.key, tables)

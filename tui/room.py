@@ -1,16 +1,15 @@
 """``clowder room``: the room screen's app, and the one connection behind it.
 
 The room screen (:mod:`tui.screens.room`) is read-only, so this app is small: it
-connects to one host, asks for its tables (``list_tables``) every
-:data:`POLL_S` and for tonight's standings (``get_scores``) when the tables changed
-(a game that ends changes its table's status) and at least every
-:data:`TONIGHT_EVERY_S`, and hands the screen what changed. The host encodes its table
-list once per change, so asking twice a second costs it one frame written; the screen
-redraws only what changed, so an evening where nothing happens draws nothing.
+connects to one host, asks for its tables (``list_tables``), then takes them as the
+host sends them when they change (it sends a connection at no table its tables, at most
+every 1.5 s), asks for tonight's standings (``get_scores``) when the tables changed (a
+game that ends changes its table's status) and at least every :data:`TONIGHT_EVERY_S`,
+and hands the screen what changed. The screen redraws only what changed, so an evening
+where nothing happens draws nothing, and asks for nothing but the standings now and then.
 
-Polling, not pushing: the protocol has no message that tells a client the tables
-changed, and this needs none. Twice a second keeps a game's end on the wall within
-a second (the poll, the frame and, for the room page, the browser's websocket).
+A host that has never sent the tables unasked (an older Clowder's) is asked for them
+every :data:`POLL_S`: twice a second keeps a game's end on the wall within a second.
 
 It never joins a table, not even as a spectator: a spectator would make the host's
 bots play tables nobody is at, and would receive game views. What it asks for is
@@ -77,11 +76,13 @@ class RoomApp(App[int]):
         *,
         shown_as: tuple[str, int] | None = None,
         poll_s: float = POLL_S,
+        tonight_every_s: float = TONIGHT_EVERY_S,
     ) -> None:
         super().__init__()
         self.address = address
         self.shown_as = shown_as
         self.poll_s = poll_s
+        self.tonight_every_s = tonight_every_s
         self.room = RoomScreen(self._where(address))
         self.tables: list[dict[str, Any]] | None = None
         self.tonight: dict[str, Any] | None = None
@@ -128,20 +129,47 @@ class RoomApp(App[int]):
         from net.client.client import ClientError
 
         loop = asyncio.get_running_loop()
-        asked_at = -TONIGHT_EVERY_S
+        asked_at = -self.tonight_every_s
+        sent: list[dict[str, Any]] | None = None
+        pushing = False
         while True:
             try:
-                tables = flat_clean(await client.list_tables())
+                tables = sent if sent is not None else flat_clean(await client.list_tables())
                 self.polls += 1
                 changed = tables != self.tables
-                if changed or loop.time() - asked_at >= TONIGHT_EVERY_S:
+                if changed or loop.time() - asked_at >= self.tonight_every_s:
                     tonight = await client.get_tonight()
                     asked_at = loop.time()
                     self._news(tables, None if tonight is None else flat_clean(tonight))
                 self.room.set_link("")
             except ClientError as error:
                 self.room.set_link(f"{clean_text(error.message)}; reconnecting...")
-            await asyncio.sleep(self.poll_s)
+                pushing = False
+            wait = asked_at + self.tonight_every_s - loop.time() if pushing else self.poll_s
+            sent, pushing = await self._sent_tables(client, max(wait, self.poll_s), pushing)
+
+    async def _sent_tables(
+        self, client: Any, wait_s: float, pushing: bool
+    ) -> tuple[list[dict[str, Any]] | None, bool]:
+        """The tables the host sends unasked within ``wait_s`` (``None``: none came; look
+        again), and whether the host sends them (a dropped link: not until it does again).
+        Everything else that comes is let go: nothing may pile up in the client's queue."""
+        from net.client.client import ConnectionState
+        from net.wire.messages import Tables
+
+        loop = asyncio.get_running_loop()
+        until = loop.time() + wait_s
+        while (left := until - loop.time()) > 0:
+            try:
+                async with asyncio.timeout(left):
+                    message = await client.incoming.get()
+            except TimeoutError:
+                break
+            if isinstance(message, Tables) and message.ref is None:
+                return flat_clean(message.tables), True
+            if isinstance(message, ConnectionState) and not message.connected:
+                return None, False
+        return None, pushing
 
     def _news(self, tables: list[dict[str, Any]], tonight: dict[str, Any] | None) -> None:
         """The host's tables and standings: the screen is told only when they changed."""

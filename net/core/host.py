@@ -110,6 +110,10 @@ ABANDON_AFTER_S = 600.0
 """A table whose people have all been gone this long is closed (its journal archived)."""
 SWEEP_S = 1.0
 """How often the host looks for tables to close."""
+TABLES_PUSH_NS = 1_500_000_000
+"""The least time between two sendings of the tables to the lobbies (:meth:`HostCore._push_tables`):
+a lobby used to ask this often."""
+
 FIRST_PING_S = 0.05
 """A welcomed connection's first ping waits this long, so the replies to what a client
 sends right after its ``hello`` come first (as they did when pings ran on a polling loop)."""
@@ -249,6 +253,11 @@ class HostCore:
         self._quieted = 0
         self._tables_frame: bytes | None = None
         """The ``tables`` frame without a ``ref`` (``None``: to build, a table changed)."""
+        self._table_watchers: set[Session] = set()
+        """Connections that asked for the tables: while at no table, they are sent them
+        again when they change (:meth:`_push_tables`)."""
+        self._tables_push: Timer | None = None
+        self._tables_pushed_ns: int | None = None
         self.evening = Evening(self, again_for_s, again_bots)
         """Proposals to play again (net.core.again)."""
         self._tonight: dict[str, Any] | None = None
@@ -378,6 +387,7 @@ class HostCore:
         runner, session.runner = session.runner, None
         if runner is not None:
             runner.detach(session)
+        self._table_watchers.discard(session)
         queue = self._ping_queue
         if any(entry[2] is session for entry in queue):
             self._ping_queue = [entry for entry in queue if entry[2] is not session]
@@ -634,8 +644,25 @@ class HostCore:
 
     def _tables_changed(self) -> None:
         self._tables_frame = None
+        if self._table_watchers and self._tables_push is None:
+            last = self._tables_pushed_ns
+            due = self.now_ns if last is None else max(self.now_ns, last + TABLES_PUSH_NS)
+            self._tables_push = self.timers.call_at(due, self._push_tables)
         if self.on_tables_changed is not None:
             self.on_tables_changed()
+
+    def _push_tables(self) -> None:
+        """Send the tables, changed since, to each connection that asked for them and sits at
+        no table (a lobby): it need not ask again and again to stay up to date, and an idle
+        lobby costs nothing. At most every :data:`TABLES_PUSH_NS`, so a table in play (its
+        scores change at every move) does not wake every lobby at every move."""
+        self._tables_push = None
+        self._tables_pushed_ns = self.now_ns
+        for session in list(self._table_watchers):
+            if session.state is not SessionState.OPEN:
+                self._table_watchers.discard(session)
+            elif session.runner is None:
+                self._send_tables(session, None)
 
     def close_table(self, table_id: str, reason: str) -> None:
         """Close a table: tell whoever is there, stop it, archive its journal, forget it."""
@@ -868,6 +895,7 @@ class HostCore:
                 session.pong(message)
             elif isinstance(message, ListTables):
                 self._send_tables(session, message.ref)
+                self._table_watchers.add(session)
             elif isinstance(message, CreateTable):
                 self._create(session, message)
             elif isinstance(message, Join):

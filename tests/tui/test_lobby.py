@@ -142,6 +142,42 @@ async def test_a_host_appears_and_its_tables_are_listed_then_join_as_player(tmp_
         await host.close()
 
 
+async def test_the_lobby_asks_once_and_the_host_keeps_it_up_to_date(tmp_path: Path) -> None:
+    """A host sends a lobby its tables as they change: the lobby does not ask again, so an
+    idle lobby costs nothing; away from the lobby, its connection to the host closes."""
+    source = FakeDiscovery()
+    host = await started_host()
+    host.create_table("catchy", {}, seats=2, bots=0, created_by="Bea")
+    asked: list[int | None] = []
+    send_tables = host.core._send_tables
+
+    def counted(session: Any, ref: int | None) -> None:
+        if ref is not None:
+            asked.append(ref)
+        send_tables(session, ref)
+
+    host.core._send_tables = counted  # type: ignore[method-assign]
+    try:
+        app = lobby_app(tmp_path, source)
+        async with app.run_test(size=(80, 24)) as pilot:
+            lobby = await listed(pilot, app, source, host, tables=1)
+            key = lobby.hosts[0].key
+            requests = len(asked)
+            host.create_table("kiitos", {}, seats=2, bots=1, created_by="Bea")
+            await until(pilot, lambda: len(lobby.tables.get(key, [])) == 2, "the new table")
+            assert len(asked) == requests  # sent by the host: not asked for
+            assert key in app._pushing
+            for _ in range(40):  # a minute of the lobby's ticks: it asks nothing
+                await app._timed_listing()
+            assert len(asked) == requests
+            await pilot.press("enter", "enter")  # to the first table
+            await until(pilot, lambda: isinstance(app.screen, CatchyTable), "the table")
+            await app._timed_listing()
+            assert not app.listers and not app._pushing  # the lobby's connection is closed
+    finally:
+        await host.close()
+
+
 async def test_enter_on_a_host_goes_to_the_first_table_it_can_sit_at(tmp_path: Path) -> None:
     source = FakeDiscovery()
     host = await started_host(bot_delay_s=5.0)

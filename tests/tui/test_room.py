@@ -278,7 +278,12 @@ async def test_the_room_follows_a_host_live_redraws_only_changes_and_hides_every
         host.doors = HostDoors(ssh=2222, web=8080)
         short = host.create_table("catchy", {"target": 1}, seats=2, bots=2, created_by="host")
         host.create_table("kitten", {}, seats=3, bots=1, created_by="host")  # waits for people
-        app = RoomApp(("127.0.0.1", host.port), shown_as=("198.18.0.9", host.port), poll_s=0.05)
+        app = RoomApp(
+            ("127.0.0.1", host.port),
+            shown_as=("198.18.0.9", host.port),
+            poll_s=0.05,
+            tonight_every_s=0.05,
+        )
         async with app.run_test(size=COMPACT) as pilot:
             await until(pilot, lambda: "Catchy!" in drawn(app.screen), "the tables")
             text = drawn(app.screen)

@@ -122,6 +122,49 @@ def test_a_connection_in_the_lobby_is_pinged_every_five_seconds_and_at_a_table_e
     assert ping_gaps_s(ann, back_from) == [5.0] * 3  # back in the lobby: its pace again
 
 
+def test_a_lobby_that_asked_for_the_tables_is_sent_them_as_they_change_and_no_more() -> None:
+    driver = CoreDriver(rng=random.Random(1), bot_delay_s=0.2)
+    core = driver.core
+    ann, bea, cat = driver.connect("Ann"), driver.connect("Bea"), driver.connect("Cat")
+    driver.send(ann, ListTables(ref=1))
+    driver.send(bea, ListTables(ref=2))
+    assert len(ann.of_type("tables")) == 1 and not cat.of_type("tables")  # Cat never asked
+    driver.run_for(30)
+    assert len(ann.of_type("tables")) == 1  # nothing changed: nothing sent
+    runner = core.create_table("catchy", bots=1, now_ns=driver.now_ns)
+    driver.run_for(0.001)
+    pushed = ann.last("tables")
+    assert [t["id"] for t in pushed["tables"]] == [runner.table.id] and "ref" not in pushed
+    assert not cat.of_type("tables")
+    pushed_at: list[int] = []
+    push = core._push_tables
+
+    def pushing() -> None:
+        pushed_at.append(core.now_ns)
+        push()
+
+    core._push_tables = pushing  # type: ignore[method-assign]
+    seen = len(ann.of_type("tables"))
+    driver.send(bea, Join(table=runner.table.id, role="player"))  # Bea sits: the game is on
+    seat = next(i for i, info in enumerate(runner.table.seats) if info.human)
+    bea_had = len(bea.of_type("tables"))
+    for _ in range(50):  # ten seconds of Bea playing a card every 0.2 s: changes all along
+        view = runner.table.view(seat)
+        if view is not None and view["legal"]:
+            driver.send(bea, Act(table=runner.table.id, action=view["legal"][0]))
+        driver.run_for(0.2)
+    assert len(ann.of_type("tables")) - seen == len(pushed_at)
+    gaps = [later - earlier for earlier, later in itertools.pairwise(pushed_at)]
+    assert len(pushed_at) >= 5 and min(gaps) >= 1.5 * SECOND  # each change, yet at most 1/1.5 s
+    driver.run_for(1.5)
+    latest = ann.last("tables")["tables"][0]
+    assert latest["scores"] == list(runner.table.summary()["scores"])  # the last: as they are
+    assert len(bea.of_type("tables")) == bea_had  # at a table: not sent the lobby's list
+    driver.hang_up(ann)
+    driver.run_for(5)
+    assert all(session.name != "Ann" for session in core._table_watchers)
+
+
 def test_a_connection_over_the_per_address_budget_is_refused_and_closed() -> None:
     driver = CoreDriver(limits=HostLimits(max_connections_per_address=1))
     core = driver.core
