@@ -995,6 +995,10 @@ class ClowderApp(KeyGateApp[int]):
         client = self.listers.get(host.key)
         try:
             if client is None or not client.connected:
+                stale = self._forget_lister(host.key)  # its reader too
+                if stale is not None:
+                    with contextlib.suppress(Exception):
+                        await stale.close()
                 client = Client(
                     host.address,
                     host.port,
@@ -1005,7 +1009,6 @@ class ClowderApp(KeyGateApp[int]):
                 )
                 await client.connect()
                 self.listers[host.key] = client
-                self._pushing.discard(host.key)
                 self._lister_readers[host.key] = self.run_worker(
                     self._read_lister(host, client), group="listers"
                 )

@@ -93,11 +93,12 @@ class QuietLinuxDriver(LinuxDriver):
                     if key.fd == exit_event.wake_fd:
                         exit_event.drain()
                         continue
-                    text = decode(os.read(self.fileno, 4096))
-                    if not text:
-                        continue
+                    data = os.read(self.fileno, 4096)
+                    if not data:  # the end of the input: nothing more will come (Textual's
+                        selector.unregister(self.fileno)  # loop would go round at once,
+                        continue  # for ever); wait for the stop
                     last_input = time.monotonic()
-                    for event in parser.feed(text):
+                    for event in parser.feed(decode(data)):
                         self.process_message(event)
                 for event in parser.tick():
                     self.process_message(event)

@@ -112,6 +112,30 @@ async def test_the_terminal_driver_reads_keys_then_sleeps_until_the_next(
         thread.join(WAIT_S)
 
 
+async def test_the_end_of_the_input_leaves_the_thread_asleep_not_spinning(
+    rounds: list[float | None], pipe: tuple[int, int]
+) -> None:
+    """An input that ends (a pipe closed) reads as empty at once, every time: Textual's loop
+    would go round for ever; this one stops watching it and waits for the stop."""
+    read_fd, write_fd = pipe
+    driver = Recorded(read_fd)
+    thread = threading.Thread(target=driver.run_input_thread)
+    thread.start()
+    try:
+        os.write(write_fd, b"z")
+        os.close(write_fd)
+        await asyncio.to_thread(until, lambda: keys(driver.got) == ["z"] and asleep(rounds))
+        still = len(rounds)
+        await asyncio.sleep(3 * SETTLE_S)
+        assert len(rounds) == still
+        driver.exit_event.set()
+        await asyncio.to_thread(thread.join, WAIT_S)
+        assert not thread.is_alive()
+    finally:
+        driver.exit_event.set()
+        thread.join(WAIT_S)
+
+
 async def test_a_stop_then_a_start_again_reads_keys_again(
     rounds: list[float | None], pipe: tuple[int, int]
 ) -> None:
