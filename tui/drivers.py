@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from threading import Event
 from typing import Any
 
+from textual import constants
 from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.drivers._input_reader_linux import InputReader
@@ -34,10 +35,11 @@ from textual.drivers.web_driver import WebDriver
 
 TICK_S = 0.1
 """How long one wait lasts while the parser may be holding part of a sequence (Textual's)."""
-SETTLE_S = 1.0
+SETTLE_S = max(1.0, 2 * constants.ESCAPE_DELAY)
 """After input, the thread ticks at :data:`TICK_S` for this long, then sleeps until more
-comes. Textual's parser times a held sequence out within 0.1 s of its last byte, so a second
-covers it ten times over."""
+comes. Textual's parser times a held sequence out ``ESCAPE_DELAY`` after its last byte
+(0.1 s, or what the ``ESCDELAY`` environment variable says in ms), so this covers it
+at least twice over."""
 
 
 class WakingEvent(Event):
