@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.needs import lacking
 from tests.perf import bench_bgio
 from tests.perf.bench_bgio import (
     BGIO_VERSION,
@@ -126,9 +127,7 @@ def require_bgio() -> None:
     ):
         return
     reason = "needs node and `python -m tests.perf.bench_bgio --install`"
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"the boardgame.io test must run under CI, but it {reason}", pytrace=False)
-    pytest.skip(reason)
+    lacking(reason, f"the boardgame.io test must run under CI, but it {reason}")
 
 
 @pytest.mark.timeout(15)

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Literal, NoReturn
 from urllib.parse import urlsplit
 
-import pytest
+from tests.needs import lacking
 
 if TYPE_CHECKING:
     from playwright.async_api import (
@@ -173,9 +173,7 @@ def require_browser() -> None:
     reason = missing_browser()
     if reason is None:
         return
-    if os.environ.get("CI", "").lower() == "true":
-        pytest.fail(f"browser tests must run under CI, but {reason}", pytrace=False)
-    pytest.skip(reason)
+    lacking(reason, f"browser tests must run under CI, but {reason}")
 
 
 # --- Browser, contexts, pages --------------------------------------------------------------
