@@ -544,14 +544,7 @@ class ClowderApp(KeyGateApp[int]):
         from net.client.client import ClientError
         from net.wire.messages import Error, Joined
 
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + RETURN_TIMEOUT_S
-        while (left := deadline - loop.time()) > 0:
-            try:
-                async with asyncio.timeout(left):
-                    message = await client.incoming.get()
-            except TimeoutError:
-                break
+        async for message in client.arrivals(RETURN_TIMEOUT_S):
             if isinstance(message, Joined) and message.table == table:
                 return message
             if isinstance(message, Joined):  # the token held another table's seat

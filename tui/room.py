@@ -157,14 +157,7 @@ class RoomApp(App[int]):
         from net.client.client import ConnectionState
         from net.wire.messages import Tables
 
-        loop = asyncio.get_running_loop()
-        until = loop.time() + wait_s
-        while (left := until - loop.time()) > 0:
-            try:
-                async with asyncio.timeout(left):
-                    message = await client.incoming.get()
-            except TimeoutError:
-                break
+        async for message in client.arrivals(wait_s):
             if isinstance(message, Tables) and message.ref is None:
                 return flat_clean(message.tables), True
             if isinstance(message, ConnectionState) and not message.connected:

@@ -25,7 +25,7 @@ import errno
 import itertools
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -331,6 +331,19 @@ class Client:
         return self._link
 
     # Requests -----------------------------------------------------------------
+
+    async def arrivals(self, within_s: float) -> AsyncIterator[Message | ConnectionState]:
+        """What comes on :attr:`incoming` for ``within_s`` seconds, as it comes (the caller
+        stops early by leaving the loop; nothing taken is put back)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within_s
+        while (left := deadline - loop.time()) > 0:
+            try:
+                async with asyncio.timeout(left):
+                    message = await self.incoming.get()
+            except TimeoutError:
+                return
+            yield message
 
     async def list_tables(self) -> list[dict[str, Any]]:
         reply = await self._request(ListTables(ref=next(self._refs)), Tables)

@@ -149,14 +149,7 @@ async def react(
 
     Whatever arrives meanwhile is appended to ``held`` for the caller to handle.
     """
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while (remaining := deadline - loop.time()) > 0:
-        try:
-            async with asyncio.timeout(remaining):
-                message = await client.incoming.get()
-        except TimeoutError:
-            return True
+    async for message in client.arrivals(seconds):
         held.append(message)
         if isinstance(message, View) and message.table == table and message.version > version:
             return False

@@ -1,17 +1,19 @@
 """A network bot reacts like a person: it keeps watching while it reacts.
 
 :func:`net.client.netbot.react` is driven with a stand-in client (just the incoming
-queue), so the test controls exactly what arrives and when.
+queue, read by the real :meth:`Client.arrivals`), so the test controls exactly what
+arrives and when.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from types import SimpleNamespace
 from typing import Any
 
-from net.client.client import ConnectionState
+from net.client.client import Client, ConnectionState
 from net.client.netbot import react
 from net.wire.messages import Message, Presence, View
 
@@ -21,7 +23,9 @@ def view(version: int, table: str = "t1") -> View:
 
 
 def client() -> Any:
-    return SimpleNamespace(incoming=asyncio.Queue())
+    stand_in: Any = SimpleNamespace(incoming=asyncio.Queue())
+    stand_in.arrivals = functools.partial(Client.arrivals, stand_in)
+    return stand_in
 
 
 def held_messages() -> list[Message | ConnectionState]:
