@@ -70,6 +70,29 @@ async def test_a_grab_key_claims_the_top_card_with_its_reveal_and_reaction_stamp
         assert "Grabbing 2♥ into pile 1" in text_of(app.table.query_one(PromptLine))
 
 
+async def test_a_grab_is_drawn_in_one_frame_the_prompt_with_the_card_sent_to_its_pile() -> None:
+    """Each frame is repainted for an SSH or web player on the host's machine: the prompt's
+    "Grabbing" and the card marked as sent in its pile come in the same one."""
+    app = harness(blackcat_view(FOUR))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.05)
+        table = app.table
+        frames: list[set[str | None]] = []
+        compose_frame = table._compositor_refresh
+
+        def counted_frame() -> None:
+            frames.append({widget.id for widget in table._dirty_widgets})
+            compose_frame()
+
+        table._compositor_refresh = counted_frame  # type: ignore[method-assign]
+        await pilot.press("1")
+        await pilot.pause(0.1)
+        assert "Grabbing 2♥ into pile 1" in text_of(table.query_one(PromptLine))
+        assert "2♥" in text_of(table.query_one("#pile-0"))
+        drawn = [frame for frame in frames if frame & {"prompt", "pile-0"}]
+        assert drawn == [{"prompt", "pile-0"}], f"the grab was drawn in frames {drawn}"
+
+
 async def test_the_right_arrow_grabs_into_pile_two_and_a_second_grab_waits_for_the_ruling() -> None:
     view = blackcat_view(FOUR)
     app = harness(view)
