@@ -1,4 +1,5 @@
-"""A frame renders only the widgets that changed, not every widget between them.
+"""A frame renders only the widgets that changed, not every widget between them, and a
+screen covered by an opaque one sends up nothing (:class:`QuietWhenCovered`).
 
 Textual keeps the screen's changed regions between frames and, for a partial frame,
 takes the one rectangle around all of them: every widget that rectangle touches
@@ -18,6 +19,7 @@ from collections.abc import Iterable
 
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
+from textual.screen import Screen, ScreenResultType
 from textual.strip import Strip
 
 
@@ -55,3 +57,26 @@ class ChangedOnlyCompositor(Compositor):
             return super().render_partial_update()
         finally:
             self._changed = None
+
+
+class QuietWhenCovered(Screen[ScreenResultType]):
+    """A screen that sends nothing up while an opaque screen covers it.
+
+    Textual counts the screen just under the top one as visible whatever the top one is
+    (``App._background_screens`` looks at the opacity of the screens below, not of the one
+    on top), so a change on a table under the results, the rules or the keys page made the
+    page on top draw itself again whole: a full 80x24 frame for every view the table
+    took meanwhile, each sent on to an SSH or web player. Under an opaque screen nothing of
+    this one shows, so its changed regions are dropped; it is drawn whole when it is on top
+    again (Textual repaints a resumed screen entirely). Under a see-through screen (a
+    dialog over the table) it goes on as Textual does.
+    """
+
+    def _compositor_refresh(self) -> None:
+        app = self.app
+        top = app.screen
+        if top is not self and not app.is_inline and top.styles.background.a >= 1:
+            self._compositor._dirty_regions.clear()
+            self._dirty_widgets.clear()
+            return
+        super()._compositor_refresh()

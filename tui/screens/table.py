@@ -43,7 +43,7 @@ from net.wire.text import clean_text
 from tui import collector
 from tui.bell import attention_due
 from tui.coach import Coach
-from tui.compositor import ChangedOnlyCompositor
+from tui.compositor import ChangedOnlyCompositor, QuietWhenCovered
 from tui.refresh import after_own_refresh
 from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.styles import PHONE_BREAKPOINTS, TCSS_DIR
@@ -96,7 +96,7 @@ class ClaimStamps:
     """When the player pressed the key."""
 
 
-class TableScreen(Screen[None], Generic[V]):
+class TableScreen(QuietWhenCovered[None], Generic[V]):
     """Base of every game's table: waiting room, prompt, connection line, rules and results."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = [TCSS_DIR / "table.tcss"]
