@@ -21,11 +21,11 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.css.query import NoMatches
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from net.wire.text import clean_text
+from tui.compositor import QuietWhenCovered
 from tui.screens.keys import KEYS_BINDING, show_keys
 from tui.styles import NARROW_BELOW, PHONE_BREAKPOINTS, TCSS_DIR
 from tui.widgets.footer import TableFooter
@@ -236,7 +236,7 @@ def columns_for(
     return (("id", ID_WIDTH), ("game", game), ("players", players), ("status", status))
 
 
-class LobbyScreen(Screen[None]):
+class LobbyScreen(QuietWhenCovered[None]):
     """Hosts on the left, the highlighted host's tables on the right (a phone: above)."""
 
     HORIZONTAL_BREAKPOINTS = PHONE_BREAKPOINTS

@@ -39,11 +39,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Container
 from textual.geometry import Size
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.commands.address import address_text
+from tui.compositor import QuietWhenCovered
 from tui.styles import NARROW_BELOW
 
 WIDE_FROM = 100
@@ -578,7 +578,7 @@ class CodePane(Widget):
         return self.code
 
 
-class RoomScreen(Screen[None]):
+class RoomScreen(QuietWhenCovered[None]):
     """The room screen (see the module docstring); :meth:`connected` and :meth:`show` give
     it the host's news, before or after it is shown."""
 
