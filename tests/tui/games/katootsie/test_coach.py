@@ -512,8 +512,6 @@ def learner_waits(
         return "no letter is open"
     if reveal in tried:
         return "no answer left to type: the bots may take it"
-    if answered.get(reveal, 0) >= 3:
-        return "three answers refused"
     if table.pending_claim is not None:
         return "an answer waits for the host's ruling"
     if not table.may_answer(view):
@@ -588,7 +586,15 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
                 elif time.monotonic() - since < REACTION_S:
                     pass  # a person reads the letter first (the host refuses a quicker claim)
                 elif not patient or time.monotonic() - since > PATIENCE_S:
-                    text = my_answer(view)
+                    # Three answers that came to nothing (refused as too quick, or their keys
+                    # lost as the letter changed under a loaded machine): a person gives the
+                    # letter up, Enter on an empty line, or a letter held for them waits on.
+                    gave_up = answered.get(reveal, 0) >= 3
+                    text = None if gave_up else my_answer(view)
+                    if gave_up:
+                        waits["three answers came to nothing: gave the letter up"] = 1
+                        if line.value:
+                            await pilot.press("ctrl+u")
                     if text is None:
                         tried.add(reveal)
                     else:
