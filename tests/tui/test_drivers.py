@@ -60,6 +60,18 @@ class Recorded(QuietLinuxDriver):
         self.got.append(message)
 
 
+@contextlib.contextmanager
+def input_thread(driver: Recorded) -> Iterator[threading.Thread]:
+    """``driver``'s input thread, running; stopped (as the app stops it) when the test ends."""
+    thread = threading.Thread(target=driver.run_input_thread)
+    thread.start()
+    try:
+        yield thread
+    finally:
+        driver.exit_event.set()
+        thread.join(WAIT_S)
+
+
 def until(condition: Callable[[], bool]) -> None:
     deadline = time.monotonic() + WAIT_S
     while not condition():
@@ -90,9 +102,7 @@ async def test_the_terminal_driver_reads_keys_then_sleeps_until_the_next(
 ) -> None:
     read_fd, write_fd = pipe
     driver = Recorded(read_fd)
-    thread = threading.Thread(target=driver.run_input_thread)
-    thread.start()
-    try:
+    with input_thread(driver) as thread:
         await asyncio.to_thread(until, lambda: asleep(rounds))
         os.write(write_fd, b"ab")
         await asyncio.to_thread(until, lambda: keys(driver.got) == ["a", "b"])
@@ -107,9 +117,6 @@ async def test_the_terminal_driver_reads_keys_then_sleeps_until_the_next(
         driver.exit_event.set()  # as LinuxDriver.disable_input does when the app stops
         await asyncio.to_thread(thread.join, WAIT_S)
         assert not thread.is_alive(), "a stop did not wake the sleeping input thread"
-    finally:
-        driver.exit_event.set()
-        thread.join(WAIT_S)
 
 
 async def test_the_end_of_the_input_leaves_the_thread_asleep_not_spinning(
@@ -119,9 +126,7 @@ async def test_the_end_of_the_input_leaves_the_thread_asleep_not_spinning(
     would go round for ever; this one stops watching it and waits for the stop."""
     read_fd, write_fd = pipe
     driver = Recorded(read_fd)
-    thread = threading.Thread(target=driver.run_input_thread)
-    thread.start()
-    try:
+    with input_thread(driver) as thread:
         os.write(write_fd, b"z")
         os.close(write_fd)
         await asyncio.to_thread(until, lambda: keys(driver.got) == ["z"] and asleep(rounds))
@@ -131,9 +136,6 @@ async def test_the_end_of_the_input_leaves_the_thread_asleep_not_spinning(
         driver.exit_event.set()
         await asyncio.to_thread(thread.join, WAIT_S)
         assert not thread.is_alive()
-    finally:
-        driver.exit_event.set()
-        thread.join(WAIT_S)
 
 
 async def test_a_stop_then_a_start_again_reads_keys_again(
@@ -145,15 +147,10 @@ async def test_a_stop_then_a_start_again_reads_keys_again(
     driver = Recorded(read_fd)
     driver.exit_event.set()
     driver.exit_event.clear()  # as LinuxDriver.disable_input leaves it
-    thread = threading.Thread(target=driver.run_input_thread)
-    thread.start()
-    try:
+    with input_thread(driver) as thread:
         os.write(write_fd, b"x")
         await asyncio.to_thread(until, lambda: keys(driver.got) == ["x"])
         assert thread.is_alive()
-    finally:
-        driver.exit_event.set()
-        thread.join(WAIT_S)
 
 
 async def test_the_web_reader_yields_input_then_sleeps_until_closed(
