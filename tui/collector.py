@@ -17,11 +17,24 @@ reclaimed until the next :func:`settle` (garbage without cycles is freed at
 once, by reference counting, as ever). Each settle first unfreezes, so an old
 table's widgets are collected when the next table begins: the memory held back
 is at most one table's worth.
+
+Before collecting, :func:`settle` also empties one of Textual's caches that keeps
+widgets' drawings alive after the widgets are gone: ``StylesCache.get_inner_outer`` is
+an ``lru_cache`` on a method, so each of its 1,024 entries holds a widget's whole
+``StylesCache`` (every line it drew, each with its own caches) in its key (Textual
+issue 6665). A Black Cat table left about 27 of them behind. Measured over 18 Black Cat
+tables in one process: the objects alive after each settle grew from 146,000 to
+338,000, its collection from 95 to 287 ms and the process from 69 to 105 MiB, and still
+growing; emptied, they stay at 172,000-182,000 objects, 120-210 ms and 82 MiB from the
+third table on. The cache only maps two colours to two styles, and fills again as the
+next frame draws.
 """
 
 from __future__ import annotations
 
 import gc
+
+from textual._styles_cache import StylesCache
 
 enabled = True
 """Off in the test suite (``tests/conftest.py``): one process draws hundreds of tables
@@ -32,6 +45,16 @@ def settle() -> None:
     """Collect every generation now, then freeze what is left (see the module doc)."""
     if not enabled:
         return
+    forget_drawings_of_gone_widgets()
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+
+
+def forget_drawings_of_gone_widgets() -> None:
+    """Empty Textual's per-widget colour cache, which keeps gone widgets' lines alive (see
+    the module doc). Nothing to do on a Textual without it (a fixed or older version)."""
+    cached = getattr(StylesCache, "get_inner_outer", None)
+    clear = getattr(cached, "cache_clear", None)
+    if callable(clear):
+        clear()

@@ -7,6 +7,9 @@ import weakref
 from typing import Any
 
 import pytest
+from textual.app import App, ComposeResult
+from textual.screen import Screen
+from textual.widgets import Static
 
 from tests.tui.harness import TableHarness, catchy_view
 from tui import collector
@@ -53,3 +56,29 @@ async def test_a_table_settles_the_collector_once_its_first_view_is_drawn(
         app.table.received({**first, "scores": [1, 0]})
         await pilot.pause()
         assert settled == [app.table]  # once a table
+
+
+class Page(Screen[None]):
+    def compose(self) -> ComposeResult:
+        yield Static("drawn, then gone with its page")
+
+
+async def test_settle_frees_the_drawing_of_a_page_that_is_gone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Textual keeps each widget's ``StylesCache`` (every line it drew) in the key of an
+    ``lru_cache`` on a method; a settle empties that cache, so the widgets of a table that
+    was left take their lines with them rather than pinning them for 1,024 more draws."""
+    monkeypatch.setattr(collector, "enabled", True)
+    app: App[None] = App()
+    try:
+        async with app.run_test(size=(40, 5)) as pilot:
+            await app.push_screen(Page())
+            await pilot.pause()
+            drawing = weakref.ref(app.screen.query_one(Static)._styles_cache)
+            await app.pop_screen()
+            await pilot.pause()
+            collector.settle()
+            assert drawing() is None
+    finally:
+        gc.unfreeze()
