@@ -55,6 +55,12 @@ cProfile instead and prints where the time went: the share of each part
 (the screen's own code, layout, widgets rendering, the compositor, the log)
 and the functions at the top by their own time and by cumulative time, per
 view.
+
+``python -m tests.perf tui --evening`` draws many Black Cat tables one after
+another in one process, as a player's evening goes, and reports what each
+table's settle of the cycle collector (:mod:`tui.collector`) costs and finds
+alive, and the process's memory: the last tables against tables 2-4 of the
+same run. What an evening keeps that it should not shows as a ratio over 1.
 """
 
 from __future__ import annotations
@@ -712,6 +718,84 @@ def profile_report(name: str, quick: bool, top: int) -> Report:
     )
 
 
+# A long evening (--evening) ------------------------------------------------------------
+
+EVENING_TABLES = {"full": 18, "quick": 6}
+"""Black Cat tables drawn one after another in one process for ``--evening``."""
+EVENING_EDGE = 3
+"""Tables averaged at each end: the baseline is tables 2-4 (the first is the process's own
+start: imports, caches filling), the figure the last three."""
+
+
+def rss_mib() -> float:
+    """This process's resident memory now (``/proc/self/statm``; not the peak)."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def evening_settles(tables: int) -> list[tuple[float, int, float]]:
+    """Draw ``tables`` Black Cat games' views one table after another in this process (each
+    a new table screen, as a player's evening is) and, at each table's settle
+    (:func:`tui.collector.settle`, its first view drawn), its CPU milliseconds, the objects
+    alive after it (frozen) and the process's memory."""
+    from tui import collector
+
+    real = collector.settle
+    settles: list[tuple[float, int, float]] = []
+
+    def measured() -> None:
+        started = time.process_time()
+        real()
+        settles.append(((time.process_time() - started) * 1000, gc.get_freeze_count(), rss_mib()))
+
+    collector.settle = measured
+    try:
+        views_a_table = 60  # a Black Cat game's views, about
+        games = game_views("blackcat", tables * views_a_table)
+        while len(games) > tables:
+            games.pop()
+        asyncio.run(draw_views("blackcat", games))
+    finally:
+        collector.settle = real
+        gc.unfreeze()
+    return settles
+
+
+def evening_report(quick: bool) -> Report:
+    tables = EVENING_TABLES["quick" if quick else "full"]
+    settles = evening_settles(tables)
+    first = settles[1 : 1 + EVENING_EDGE]
+    last = settles[-EVENING_EDGE:]
+    rows = []
+    for index, (name, unit) in enumerate(
+        (("settle_cpu", "ms"), ("objects_alive", "k"), ("process_rss", "MiB"))
+    ):
+        scale = 1000 if unit == "k" else 1
+        early = statistics.fmean(settle[index] for settle in first) / scale
+        late = statistics.fmean(settle[index] for settle in last) / scale
+        rows.append(
+            {
+                "measure": f"{name}_{unit}",
+                "tables": len(settles),
+                "last_tables": late,
+                "baseline_tables_2_4": early,
+                "last_over_baseline": late / early if early else 0.0,
+            }
+        )
+    return Report(
+        name="tui --evening",
+        columns=["measure", "tables", "last_tables", "baseline_tables_2_4", "last_over_baseline"],
+        rows=rows,
+        notes=[
+            f"{len(settles)} Black Cat tables one after another in one process (seat 0 of "
+            "random games, 80x24, each a new table screen); at each table's first view the "
+            "collector settles (tui.collector): its CPU, the objects alive after it, the RSS",
+            "last_tables: the mean of the last three tables; baseline: tables 2-4 of the same "
+            "run. A ratio over 1 is what an evening keeps that it should not (a leak)",
+        ],
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> list[str]:
     """``--profile GAME``: where the time goes when GAME's screen draws views."""
     parser.add_argument(
@@ -720,12 +804,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> list[str]:
         help="draw GAME's views under cProfile and print where the time went",
     )
     parser.add_argument("--top", type=int, default=25, help="functions listed by --profile")
-    return ["profile", "top"]
+    parser.add_argument(
+        "--evening",
+        action="store_true",
+        help="draw many tables one after another and report what each settle finds kept",
+    )
+    return ["profile", "top", "evening"]
 
 
-def measure(quick: bool, profile: str | None = None, top: int = 25) -> Report:
+def measure(
+    quick: bool, profile: str | None = None, top: int = 25, evening: bool = False
+) -> Report:
     """Cold start and key-to-screen latencies with their baselines; see the module docstring.
-    ``profile``: a game's name, to profile its screen instead (:func:`profile_report`)."""
+    ``profile``: a game's name, to profile its screen instead (:func:`profile_report`);
+    ``evening``: many tables in one process instead (:func:`evening_report`)."""
+    if evening:
+        return evening_report(quick)
     if profile is not None:
         from engine import registry
 
