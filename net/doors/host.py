@@ -54,8 +54,6 @@ __all__ = [
     "protocol_code",
 ]
 
-READ_CHUNK = 65536
-
 GC_FREEZE_S = 10.0
 """With ``freeze_gc``: how often the objects alive then are moved out of the cycle
 collector's way (:func:`gc.freeze`). Without it, a full collection walks every table's
@@ -63,8 +61,8 @@ state and every connection: 100-250 ms with 250 tables, a stall in everyone's ro
 The cost: cyclic garbage that was already old at a freeze is not reclaimed (plain garbage,
 freed by reference counting, always is); the host's own objects seldom form cycles."""
 
-CLOSE_READERS_S = 2.0
-"""How long :meth:`Host.close` waits for the connections it closed to stop reading."""
+CLOSE_CONNECTIONS_S = 2.0
+"""How long :meth:`Host.close` waits for the connections it closed to end."""
 
 MAX_WRITE_BUFFER = 4 * 1024 * 1024
 """A peer that lets this much pile up unread is dropped: one slow client cannot grow the host."""
@@ -135,10 +133,11 @@ class Host:
         self.core.on_wake = self._wake_soon
         self.budget.game = lambda: len(self.core.connections)
         self.budget.on_change = self._doors_changed
-        self._writers: dict[int, asyncio.StreamWriter] = {}
-        self._serving: set[asyncio.Task[None]] = set()
+        self._links: dict[int, _Link] = {}
+        """Each open connection's link, by the core's connection number."""
+        self._every_link: set[_Link] = set()
+        """Every connection not yet ended (accepted ones too): :meth:`close` waits for them."""
         self._closing = False
-        """Each connection's reading task: :meth:`close` lets them end before it returns."""
         self._server: asyncio.Server | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._timer_due: int | None = None
@@ -246,8 +245,9 @@ class Host:
         """Resume the tables on disk, then listen."""
         self._driving = True
         self.core.resume(time.monotonic_ns())
-        self._server = await asyncio.start_server(
-            self._serve, self.bind, self.port, reuse_address=True, limit=READ_CHUNK
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            lambda: _Link(self), self.bind, self.port, reuse_address=True
         )
         self.port = self._server.sockets[0].getsockname()[1]
         if self.freeze_gc:
@@ -271,14 +271,14 @@ class Host:
         for cancel in (self._timer, self._pump_soon):
             if cancel is not None:
                 cancel.cancel()
-        if self._serving:
-            # The core closed every connection; each reader sees its end and stops. Waited
-            # for here (Python 3.11's Server.wait_closed does not), so none is left for the
-            # loop to cancel at exit, where asyncio logs a cancelled reader as an error.
-            _done, stuck = await asyncio.wait(self._serving, timeout=CLOSE_READERS_S)
-            for task in stuck:
-                task.cancel()
+        if self._every_link:
+            # The core closed every connection; each ends once its last bytes are written.
+            # Waited for here, so that none is still open when the caller's loop stops.
+            ending = [link.ended for link in self._every_link]
+            _done, stuck = await asyncio.wait(ending, timeout=CLOSE_CONNECTIONS_S)
             if stuck:
+                for link in list(self._every_link):
+                    link.abort()
                 await asyncio.wait(stuck)
         if self._server is not None:
             with contextlib.suppress(Exception):
@@ -302,21 +302,22 @@ class Host:
             if not effects:
                 break
             for effect in effects:
-                writer = self._writers.get(effect.conn)
-                if writer is None:
+                link = self._links.get(effect.conn)
+                if link is None:
                     continue
+                transport = link.transport
                 if isinstance(effect, Send):
-                    if writer.is_closing():
+                    if transport.is_closing():
                         continue
-                    writer.write(effect.data)
-                    if writer.transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
+                    transport.write(effect.data)
+                    if transport.get_write_buffer_size() > MAX_WRITE_BUFFER:
                         session = core.connections.get(effect.conn)
                         who = session.name if session is not None else "?"
                         self.log(f"{who} (connection {effect.conn}) is not reading; dropping it")
-                        writer.transport.abort()
+                        transport.abort()
                         core.connection_lost(effect.conn, time.monotonic_ns())
                 elif isinstance(effect, Close):
-                    writer.close()
+                    transport.close()
         self._arm()
 
     def _arm(self) -> None:
@@ -348,55 +349,103 @@ class Host:
         self._pump_soon = None
         self._pump()
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """One connection, read until it ends. Never ends cancelled: Python 3.11's streams
-        call ``task.exception()`` on this task when it is done, which raises (and is logged
-        as an error) for a cancelled task; a connection accepted as the host closes, or still
-        reading when the loop stops, is ended quietly instead."""
-        try:
-            await self._read_connection(reader, writer)
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                writer.close()
+    # Connections -----------------------------------------------------------------------
 
-    async def _read_connection(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> None:
+    def _opened(self, link: _Link) -> None:
+        """A connection was accepted: the core opens it (or it is closed, if the host is)."""
+        self._every_link.add(link)
         if self._closing:
-            writer.close()  # accepted as the host was closing: nobody will serve it
+            link.transport.close()  # accepted as the host was closing: nobody will serve it
             return
-        core = self.core
-        peer = writer.get_extra_info("peername")
+        peer = link.transport.get_extra_info("peername")
         address = f"{peer[0]}:{peer[1]}" if isinstance(peer, tuple) else str(peer)
         ip = str(peer[0]) if isinstance(peer, tuple) else str(peer)
         self._driving = True
-        conn = core.open_connection(address, time.monotonic_ns(), ip=ip)
-        self._writers[conn] = writer
-        serving = asyncio.current_task()
-        if serving is not None:
-            self._serving.add(serving)
+        link.conn = self.core.open_connection(address, time.monotonic_ns(), ip=ip)
+        self._links[link.conn] = link
         self._pump()
-        try:
-            while conn in core.connections:
-                data = await reader.read(READ_CHUNK)
-                if not data:
-                    break
-                self._driving = True
-                more = core.receive_data(conn, data, time.monotonic_ns())
-                self._pump()
-                while more:  # a long backlog: every other connection's ready work goes first
-                    await asyncio.sleep(0)
-                    self._driving = True
-                    more = core.handle_more(conn, time.monotonic_ns())
-                    self._pump()
-        except (ConnectionError, asyncio.IncompleteReadError, OSError):
-            pass
-        finally:
-            self._driving = True
-            core.connection_lost(conn, time.monotonic_ns())
-            self._pump()
-            self._writers.pop(conn, None)
-            if serving is not None:
-                self._serving.discard(serving)
-            with contextlib.suppress(Exception):
-                writer.close()
+
+    def _received(self, link: _Link, data: bytes) -> None:
+        """Bytes read: the core takes them now, with the time they came."""
+        conn = link.conn
+        if conn is None or conn not in self.core.connections:
+            return  # closed by the core: what still comes is not read
+        self._driving = True
+        more = self.core.receive_data(conn, data, time.monotonic_ns())
+        self._pump()
+        if more:
+            self._backlog(link)
+
+    def _backlog(self, link: _Link) -> None:
+        """A long backlog: reading stops, and the rest is taken a batch at a time behind
+        every other connection's ready work (:meth:`_take_more`)."""
+        link.transport.pause_reading()
+        link.more = asyncio.get_running_loop().call_soon(self._take_more, link)
+
+    def _take_more(self, link: _Link) -> None:
+        link.more = None
+        conn = link.conn
+        if conn is None or link.transport.is_closing():
+            return
+        self._driving = True
+        more = self.core.handle_more(conn, time.monotonic_ns())
+        self._pump()
+        if more:
+            self._backlog(link)
+        elif not link.transport.is_closing():
+            link.transport.resume_reading()
+
+    def _lost(self, link: _Link) -> None:
+        """The connection ended (either end closed it, or it failed)."""
+        self._every_link.discard(link)
+        conn, link.conn = link.conn, None
+        if conn is None:
+            return
+        self._driving = True
+        self.core.connection_lost(conn, time.monotonic_ns())
+        self._pump()
+        self._links.pop(conn, None)
+
+
+class _Link(asyncio.Protocol):
+    """One peer's TCP connection. Its bytes go to the core as they are read, in the event
+    loop's own callback: no task per connection to wake and no stream buffer to copy
+    through for each message (as :class:`net.client.client.Client` reads, for the same
+    reason)."""
+
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.conn: int | None = None
+        """The core's number for this connection (``None``: not open, or ended)."""
+        self._transport: asyncio.Transport | None = None
+        self.more: asyncio.Handle | None = None
+        """The next batch of a backlog, while one is waiting (:meth:`Host._take_more`)."""
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    @property
+    def transport(self) -> asyncio.Transport:
+        assert self._transport is not None, "used before the connection was made"
+        return self._transport
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self._transport = transport
+        self.host._opened(self)
+
+    def data_received(self, data: bytes) -> None:
+        self.host._received(self, data)
+
+    def eof_received(self) -> bool:
+        return False  # the peer closed its end: close ours too
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.more is not None:
+            self.more.cancel()
+            self.more = None
+        self.host._lost(self)
+        if not self.ended.done():
+            self.ended.set_result(None)
+
+    def abort(self) -> None:
+        if self._transport is not None:
+            self._transport.abort()
