@@ -22,12 +22,12 @@ Before collecting, :func:`settle` also empties one of Textual's caches that keep
 widgets' drawings alive after the widgets are gone: ``StylesCache.get_inner_outer`` is
 an ``lru_cache`` on a method, so each of its 1,024 entries holds a widget's whole
 ``StylesCache`` (every line it drew, each with its own caches) in its key (Textual
-issue 6665). A Black Cat table left about 27 of them behind. Measured over 18 Black Cat
-tables in one process: the objects alive after each settle grew from 146,000 to
-338,000, its collection from 95 to 287 ms and the process from 69 to 105 MiB, and still
-growing; emptied, they stay at 172,000-182,000 objects, 120-210 ms and 82 MiB from the
-third table on. The cache only maps two colours to two styles, and fills again as the
-next frame draws.
+issue 6665). A Black Cat table left about 27 of them behind. ``python -m tests.perf tui
+--evening`` draws 18 Black Cat tables in one process: without this, the objects alive
+after a settle grew from 178,000 (tables 2-4) to 315,000 (the last three), the process
+from 77 to 96 MiB, and each settle from 129-150 to 227-228 ms, still growing; with it,
+167,000 to 163,000 objects and 75 to 78 MiB. The cache only maps two colours to two
+styles, and fills again as the next frame draws.
 """
 
 from __future__ import annotations

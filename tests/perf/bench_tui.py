@@ -752,8 +752,9 @@ def evening_settles(tables: int) -> list[tuple[float, int, float]]:
     try:
         views_a_table = 60  # a Black Cat game's views, about
         games = game_views("blackcat", tables * views_a_table)
-        while len(games) > tables:
-            games.pop()
+        while len(games) < tables:  # shorter games than that
+            games = game_views("blackcat", 2 * sum(len(views) for views in games))
+        del games[tables:]
         asyncio.run(draw_views("blackcat", games))
     finally:
         collector.settle = real
