@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import weakref
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -22,22 +23,36 @@ class Cycle:
         self.me = self
 
 
-def test_settle_freezes_what_is_alive_and_frees_it_at_the_next_settle(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr(collector, "enabled", True)  # the suite turns it off
+@pytest.fixture
+def settling(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The collector on (the suite turns it off), and this process's collector as it was
+    afterwards: nothing frozen, Python's thresholds."""
+    monkeypatch.setattr(collector, "enabled", True)
+    thresholds = gc.get_threshold()
     try:
-        kept = Cycle()
-        gone = weakref.ref(kept)
-        collector.settle()
-        assert gc.get_freeze_count() > 0  # out of the collector's way
-        del kept
-        gc.collect()
-        assert gone() is not None  # frozen: a full collection does not walk it
-        collector.settle()
-        assert gone() is None  # the next table's settle reclaims the old table's cycles
+        yield
     finally:
         gc.unfreeze()
+        gc.set_threshold(*thresholds)
+
+
+def test_settle_freezes_what_is_alive_and_frees_it_at_the_next_settle(settling: None) -> None:
+    kept = Cycle()
+    gone = weakref.ref(kept)
+    collector.settle()
+    assert gc.get_freeze_count() > 0  # out of the collector's way
+    del kept
+    gc.collect()
+    assert gone() is not None  # frozen: a full collection does not walk it
+    collector.settle()
+    assert gone() is None  # the next table's settle reclaims the old table's cycles
+
+
+def test_settle_spaces_the_young_generation_s_collections_out(settling: None) -> None:
+    gc.set_threshold(700, 10, 10)  # Python's own
+    collector.settle()
+    assert gc.get_threshold() == (collector.YOUNG_COLLECTION_EVERY, 10, 10)
+    assert collector.YOUNG_COLLECTION_EVERY > 700
 
 
 async def test_a_table_settles_the_collector_once_its_first_view_is_drawn(
@@ -63,22 +78,16 @@ class Page(Screen[None]):
         yield Static("drawn, then gone with its page")
 
 
-async def test_settle_frees_the_drawing_of_a_page_that_is_gone(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+async def test_settle_frees_the_drawing_of_a_page_that_is_gone(settling: None) -> None:
     """Textual keeps each widget's ``StylesCache`` (every line it drew) in the key of an
     ``lru_cache`` on a method; a settle empties that cache, so the widgets of a table that
     was left take their lines with them rather than pinning them for 1,024 more draws."""
-    monkeypatch.setattr(collector, "enabled", True)
     app: App[None] = App()
-    try:
-        async with app.run_test(size=(40, 5)) as pilot:
-            await app.push_screen(Page())
-            await pilot.pause()
-            drawing = weakref.ref(app.screen.query_one(Static)._styles_cache)
-            await app.pop_screen()
-            await pilot.pause()
-            collector.settle()
-            assert drawing() is None
-    finally:
-        gc.unfreeze()
+    async with app.run_test(size=(40, 5)) as pilot:
+        await app.push_screen(Page())
+        await pilot.pause()
+        drawing = weakref.ref(app.screen.query_one(Static)._styles_cache)
+        await app.pop_screen()
+        await pilot.pause()
+        collector.settle()
+        assert drawing() is None
