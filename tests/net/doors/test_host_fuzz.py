@@ -51,9 +51,22 @@ class HostThread:
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
 
     def stop(self) -> None:
+        """Close the host, end what still runs on the loop, then the loop. The bots' game is
+        still going where no test waited for it (a worker of the parallel suite runs only
+        some of this module's tests): left pending, its coroutines were finalized later,
+        with their loop gone ("Event loop is closed", in whichever test ran then)."""
         self.call(self.host.close()).result(10)
+        self.call(self._end_the_rest()).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(10)
+        self.loop.close()
+
+    @staticmethod
+    async def _end_the_rest() -> None:
+        rest = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in rest:
+            task.cancel()
+        await asyncio.gather(*rest, return_exceptions=True)
 
 
 @pytest.fixture(scope="module")
