@@ -316,7 +316,7 @@ class Evening:
             else:
                 continue  # declined: stays with the results until they leave
             peer = attachment.peer
-            old.detach(peer)
+            old.detach(peer, went_to=new.table.id)
             if isinstance(peer, Session):
                 peer.runner = new
             token = None if new_seat is None else new.table.seats[new_seat].token

@@ -1033,7 +1033,7 @@ class HostCore:
     def _join(self, session: Session, message: Join) -> None:
         runner = self._runner_for(message.table)
         if session.runner is not None and session.runner is not runner:
-            session.runner.detach(session)
+            session.runner.detach(session, went_to=runner.table.id)
         if message.role == "spectator":
             session.runner = runner
             self._ping_at_table_pace(session)

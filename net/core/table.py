@@ -314,14 +314,18 @@ class TableRunner:
         self._schedule()
         self._sync_reveal()
 
-    def detach(self, peer: Peer) -> None:
+    def detach(self, peer: Peer, *, went_to: str | None = None) -> None:
+        """``peer`` is no longer here; a player's seat is kept for their token. ``went_to``:
+        the table they went on to (play again, or a join elsewhere), for the log: they did
+        not drop."""
         for attachment in [a for a in self.attached if a.peer is peer]:
             self.attached.remove(attachment)
             if attachment.seat is None:
                 self.table.spectators -= 1
             elif not any(a.seat == attachment.seat for a in self.attached):
                 self.table.disconnect(attachment.seat, self.now())
-                self.log(f"[{self.table.id}] {peer.name} dropped (seat kept)")
+                how = "dropped" if went_to is None else f"went to {went_to}"
+                self.log(f"[{self.table.id}] {peer.name} {how} (seat kept)")
             if not self.attended and self.unattended_since is None:
                 self.unattended_since = self._timers.now
             self._follow_presence()

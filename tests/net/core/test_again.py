@@ -93,6 +93,21 @@ def test_two_people_asking_at_the_same_instant_make_one_table_and_both_play_it()
     assert new.table.seed != runner.table.seed  # dealt anew: who begins follows the rulebook
 
 
+def test_the_log_says_the_players_went_on_to_the_new_table_not_that_they_dropped() -> None:
+    lines: list[str] = []
+    driver = driver_with(log=lines.append)
+    runner, people = seat_people(driver, "catchy", ["Ann", "Bea"], target=1)
+    play_out(driver, runner, people)
+    old = runner.table.id
+    driver.send(people["Ann"], Again(table=old, ref=1))
+    driver.send(people["Bea"], AgainAnswer(table=old, accept=True, ref=2))
+    [new] = [t for t in driver.core.tables if t != old]
+    said = [line for line in lines if line.startswith(f"[{old}]")]
+    assert f"[{old}] Ann went to {new} (seat kept)" in said
+    assert f"[{old}] Bea went to {new} (seat kept)" in said
+    assert not [line for line in said if "dropped" in line]
+
+
 def test_a_decline_frees_the_seat_for_a_newcomer_and_the_decliner_stays_put() -> None:
     driver = driver_with()
     runner, people = seat_people(driver, "catchy", ["Ann", "Bea"], target=1)
