@@ -67,7 +67,7 @@ import aiohttp
 import asyncssh
 
 from tests.perf.bench_ssh import ESCAPES, SIZE
-from tests.perf.report import Report, percentile
+from tests.perf.report import Report, percentile, rss_mib
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = (4, 8, 16)
@@ -127,17 +127,6 @@ def _tick_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / TICKS
-
-
-def rss_mib(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
 
 
 def children(pid: int) -> list[int]:

@@ -81,7 +81,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
-from tests.perf.report import Report, percentile, timing_row
+from tests.perf.report import Report, percentile, rss_mib, timing_row
 from tui.cli import use_frame_rate
 
 use_frame_rate()  # what `clowder` does; before Textual is imported, as there
@@ -727,12 +727,6 @@ EVENING_EDGE = 3
 start: imports, caches filling), the figure the last three."""
 
 
-def rss_mib() -> float:
-    """This process's resident memory now (``/proc/self/statm``; not the peak)."""
-    pages = int(Path("/proc/self/statm").read_text().split()[1])
-    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
-
-
 def evening_settles(tables: int) -> list[tuple[float, int, float]]:
     """Draw ``tables`` Black Cat games' views one table after another in this process (each
     a new table screen, as a player's evening is) and, at each table's settle
@@ -746,7 +740,9 @@ def evening_settles(tables: int) -> list[tuple[float, int, float]]:
     def measured() -> None:
         started = time.process_time()
         real()
-        settles.append(((time.process_time() - started) * 1000, gc.get_freeze_count(), rss_mib()))
+        settles.append(
+            ((time.process_time() - started) * 1000, gc.get_freeze_count(), rss_mib(os.getpid()))
+        )
 
     collector.settle = measured
     try:

@@ -78,3 +78,15 @@ def timing_row(name: str, samples: list[float], baseline: list[float]) -> dict[s
         "baseline_p99_ms": percentile(baseline, 0.99),
         "p50_over_baseline": statistics.median(samples) / base_p50 if base_p50 else 0.0,
     }
+
+
+def rss_mib(pid: int) -> float:
+    """Process ``pid``'s resident memory now, in MiB (``VmRSS``; 0.0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0

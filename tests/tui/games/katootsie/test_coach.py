@@ -589,12 +589,13 @@ async def test_a_whole_coached_first_game_by_keys_explains_every_letter(
                     # Three answers that came to nothing (refused as too quick, or their keys
                     # lost as the letter changed under a loaded machine): a person gives the
                     # letter up, Enter on an empty line, or a letter held for them waits on.
-                    gave_up = answered.get(reveal, 0) >= 3
-                    text = None if gave_up else my_answer(view)
-                    if gave_up:
+                    text = None
+                    if answered.get(reveal, 0) >= 3:
                         waits["three answers came to nothing: gave the letter up"] = 1
                         if line.value:
                             await pilot.press("ctrl+u")
+                    else:
+                        text = my_answer(view)
                     if text is None:
                         tried.add(reveal)
                     else:
