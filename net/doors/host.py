@@ -134,9 +134,8 @@ class Host:
         self.budget.game = lambda: len(self.core.connections)
         self.budget.on_change = self._doors_changed
         self._links: dict[int, _Link] = {}
-        """Each open connection's link, by the core's connection number."""
-        self._every_link: set[_Link] = set()
-        """Every connection not yet ended (accepted ones too): :meth:`close` waits for them."""
+        """Each open connection's link, by the core's connection number (:meth:`close` waits
+        for them to end)."""
         self._closing = False
         self._server: asyncio.Server | None = None
         self._timer: asyncio.TimerHandle | None = None
@@ -271,13 +270,13 @@ class Host:
         for cancel in (self._timer, self._pump_soon):
             if cancel is not None:
                 cancel.cancel()
-        if self._every_link:
+        if self._links:
             # The core closed every connection; each ends once its last bytes are written.
             # Waited for here, so that none is still open when the caller's loop stops.
-            ending = [link.ended for link in self._every_link]
+            ending = [link.ended for link in self._links.values()]
             _done, stuck = await asyncio.wait(ending, timeout=CLOSE_CONNECTIONS_S)
             if stuck:
-                for link in list(self._every_link):
+                for link in list(self._links.values()):
                     link.abort()
                 await asyncio.wait(stuck)
         if self._server is not None:
@@ -353,7 +352,6 @@ class Host:
 
     def _opened(self, link: _Link) -> None:
         """A connection was accepted: the core opens it (or it is closed, if the host is)."""
-        self._every_link.add(link)
         if self._closing:
             link.transport.close()  # accepted as the host was closing: nobody will serve it
             return
@@ -397,7 +395,6 @@ class Host:
 
     def _lost(self, link: _Link) -> None:
         """The connection ended (either end closed it, or it failed)."""
-        self._every_link.discard(link)
         conn, link.conn = link.conn, None
         if conn is None:
             return
